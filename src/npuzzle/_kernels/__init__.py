@@ -1,0 +1,1 @@
+"""Private numba kernels. They trust their inputs: public functions check and convert first."""

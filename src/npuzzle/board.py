@@ -1,0 +1,376 @@
+"""The board: an immutable m x n sliding-tile position, its moves, goals and parity.
+
+A ``Board`` is a frozen value: ``height``, ``width`` and ``tiles`` (row-major, 0 is the blank).
+Its ``repr`` evaluates back to an equal board:
+
+>>> b = Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8))
+>>> b
+Board(height=3, width=3, tiles=(1, 2, 3, 4, 5, 6, 7, 0, 8))
+>>> b.move(8).is_goal()
+True
+
+Two goal conventions are named: ``"standard"`` (tiles 1..N-1 row by row, blank last: Knuth,
+Parberry and most games) and ``"blank-first"`` (0 1 2 ... N-1: Korf's benchmarks).
+``Board.converted()`` maps a position of one convention onto the other by rotating the board 180
+degrees and relabelling each tile x > 0 as N - x; goal maps to goal and moves to moves, so the
+distance to the goal is unchanged.
+
+A solution is the sequence of tiles pushed. As letters, ``U D L R`` name the direction in which
+the pushed tile slides (see ``Direction``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .errors import IllegalMoveError, InvalidBoardError, UnsolvableError
+
+Goal = Literal["standard", "blank-first"]
+GOALS: tuple[str, ...] = ("standard", "blank-first")
+
+
+class Direction(enum.Enum):
+    """The direction in which the *pushed tile* slides.
+
+    ``L`` slides the tile right of the blank to the left, so the blank moves right; ``U`` slides
+    the tile below the blank up, so the blank moves down; and so on.
+
+    >>> Board(2, 2, (1, 2, 0, 3)).push("L").tiles
+    (1, 2, 3, 0)
+    """
+
+    U = "U"
+    D = "D"
+    L = "L"
+    R = "R"
+
+    @property
+    def blank_step(self) -> tuple[int, int]:
+        """(row, column) step of the *blank* when a tile slides this way."""
+        return _BLANK_STEP[self]
+
+    @property
+    def opposite(self) -> Direction:
+        return _OPPOSITE[self]
+
+
+_BLANK_STEP = {
+    Direction.U: (1, 0),
+    Direction.D: (-1, 0),
+    Direction.L: (0, 1),
+    Direction.R: (0, -1),
+}
+_OPPOSITE = {
+    Direction.U: Direction.D,
+    Direction.D: Direction.U,
+    Direction.L: Direction.R,
+    Direction.R: Direction.L,
+}
+
+
+def check_goal(goal: str) -> Goal:
+    """Return ``goal`` if it names a goal convention, else raise ``InvalidBoardError``."""
+    if goal not in GOALS:
+        raise InvalidBoardError(f"unknown goal {goal!r}: use 'standard' or 'blank-first'")
+    return goal  # type: ignore[return-value]
+
+
+def goal_cell(tile: int, size: int, goal: Goal = "standard") -> int:
+    """The cell (row-major index) where ``tile`` belongs in the goal of a board of ``size`` cells."""
+    if goal == "blank-first":
+        return tile
+    return size - 1 if tile == 0 else tile - 1
+
+
+def goal_tiles(size: int, goal: Goal = "standard") -> tuple[int, ...]:
+    """The goal's tiles, row-major."""
+    if check_goal(goal) == "blank-first":
+        return tuple(range(size))
+    return tuple(range(1, size)) + (0,)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """An m x n sliding-tile position (2 <= height, width). Immutable; moves return new boards."""
+
+    height: int
+    width: int
+    tiles: tuple[int, ...]
+    _blank: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.height, int) or not isinstance(self.width, int):
+            raise InvalidBoardError("height and width must be integers")
+        if self.height < 2 or self.width < 2:
+            raise InvalidBoardError(
+                f"a board needs at least 2 rows and 2 columns, not {self.height}x{self.width}"
+            )
+        tiles = tuple(self.tiles)
+        object.__setattr__(self, "tiles", tiles)
+        size = self.height * self.width
+        if len(tiles) != size:
+            raise InvalidBoardError(
+                f"a {self.height}x{self.width} board has {size} cells, but {len(tiles)} tiles were given"
+            )
+        problem = permutation_problem(tiles, size)
+        if problem:
+            raise InvalidBoardError(problem)
+        object.__setattr__(self, "_blank", tiles.index(0))
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def goal(cls, height: int, width: int, goal: Goal = "standard") -> Board:
+        """The goal board of the given shape and convention.
+
+        >>> print(Board.goal(2, 3))
+        1 2 3
+        4 5 _
+        """
+        return cls(height, width, goal_tiles(height * width, goal))
+
+    # -- basic facts --------------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return self.height * self.width
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.height, self.width)
+
+    @property
+    def blank(self) -> int:
+        """The cell (row-major index) of the blank."""
+        return self._blank
+
+    def rows(self) -> list[tuple[int, ...]]:
+        w = self.width
+        return [self.tiles[r * w : (r + 1) * w] for r in range(self.height)]
+
+    def position_of(self, tile: int) -> int:
+        return self.tiles.index(tile)
+
+    def is_goal(self, goal: Goal = "standard") -> bool:
+        return self.tiles == goal_tiles(self.size, goal)
+
+    def __str__(self) -> str:
+        """The board drawn as rows, the blank as ``_``."""
+        wide = len(str(self.size - 1))
+        return "\n".join(
+            " ".join(("_" if t == 0 else str(t)).rjust(wide) for t in row) for row in self.rows()
+        )
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def movable_tiles(self) -> tuple[int, ...]:
+        """Tiles that can be pushed into the blank, in the order U, L, R, D of the blank's step."""
+        r, c = divmod(self._blank, self.width)
+        cells = []
+        if r > 0:
+            cells.append(self._blank - self.width)
+        if c > 0:
+            cells.append(self._blank - 1)
+        if c < self.width - 1:
+            cells.append(self._blank + 1)
+        if r < self.height - 1:
+            cells.append(self._blank + self.width)
+        return tuple(self.tiles[q] for q in cells)
+
+    def direction_of(self, tile: int) -> Direction:
+        """The direction ``tile`` slides when pushed; ``IllegalMoveError`` if it is not beside the blank."""
+        if not isinstance(tile, int) or not 0 < tile < self.size:
+            raise IllegalMoveError(f"there is no tile {tile!r} on a {self.height}x{self.width} board")
+        q = self.tiles.index(tile)
+        br, bc = divmod(self._blank, self.width)
+        qr, qc = divmod(q, self.width)
+        for d, (dr, dc) in _BLANK_STEP.items():
+            if (br + dr, bc + dc) == (qr, qc):
+                return d
+        raise IllegalMoveError(f"tile {tile} is not next to the blank")
+
+    def tile_in_direction(self, direction: Direction | str) -> int:
+        """The tile that slides when pushing in ``direction``; ``IllegalMoveError`` off the board."""
+        d = _as_direction(direction)
+        dr, dc = d.blank_step
+        r, c = divmod(self._blank, self.width)
+        r, c = r + dr, c + dc
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            raise IllegalMoveError(f"no tile can slide {d.value}: the blank is at the edge")
+        return self.tiles[r * self.width + c]
+
+    def move(self, tile: int) -> Board:
+        """Push ``tile`` (which must be beside the blank) into the blank."""
+        self.direction_of(tile)
+        q = self.tiles.index(tile)
+        tiles = list(self.tiles)
+        tiles[self._blank], tiles[q] = tile, 0
+        return Board(self.height, self.width, tuple(tiles))
+
+    def push(self, direction: Direction | str) -> Board:
+        """Slide the tile that moves in ``direction`` (a ``Direction`` or one of ``"UDLR"``)."""
+        return self.move(self.tile_in_direction(direction))
+
+    def apply(self, moves: Iterable[int | Direction | str]) -> Board:
+        """Apply moves given as tile numbers, ``Direction`` values or letters, in order.
+
+        Raises ``IllegalMoveError`` naming the step that fails.
+        """
+        tiles = list(self.tiles)
+        blank = self._blank
+        w, h = self.width, self.height
+        for step, m in enumerate(moves, 1):
+            if isinstance(m, int) and not isinstance(m, bool):
+                if not 0 < m < len(tiles):
+                    raise IllegalMoveError(f"move {step}: there is no tile {m} on a {h}x{w} board")
+                q = tiles.index(m)
+                dist = abs(q // w - blank // w) + abs(q % w - blank % w)
+                if dist != 1:
+                    raise IllegalMoveError(f"move {step}: tile {m} is not next to the blank")
+            else:
+                d = _as_direction(m)
+                dr, dc = d.blank_step
+                r, c = blank // w + dr, blank % w + dc
+                if not (0 <= r < h and 0 <= c < w):
+                    raise IllegalMoveError(
+                        f"move {step}: no tile can slide {d.value}: the blank is at the edge"
+                    )
+                q = r * w + c
+            tiles[blank], tiles[q] = tiles[q], 0
+            blank = q
+        return Board(h, w, tuple(tiles))
+
+    def letters(self, moves: Sequence[int]) -> str:
+        """The moves (tiles pushed, starting from this board) as a string of ``UDLR`` letters."""
+        out = []
+        tiles = list(self.tiles)
+        blank = self._blank
+        w = self.width
+        steps = {(dr * w + dc): d.value for d, (dr, dc) in _BLANK_STEP.items()}
+        for step, m in enumerate(moves, 1):
+            q = tiles.index(m) if 0 < m < len(tiles) else -1
+            delta = q - blank
+            if q < 0 or delta not in steps or (abs(delta) == 1 and q // w != blank // w):
+                raise IllegalMoveError(f"move {step}: tile {m} is not next to the blank")
+            out.append(steps[delta])
+            tiles[blank], tiles[q] = m, 0
+            blank = q
+        return "".join(out)
+
+    def tiles_for(self, letters: Iterable[Direction | str]) -> tuple[int, ...]:
+        """The tiles pushed by a sequence of letters (the inverse of ``letters``)."""
+        out = []
+        board = self
+        for step, letter in enumerate(letters, 1):
+            try:
+                tile = board.tile_in_direction(letter)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"move {step}: {e}") from None
+            out.append(tile)
+            board = board.move(tile)
+        return tuple(out)
+
+    # -- goals, parity, distances -------------------------------------------------------------
+
+    def converted(self) -> Board:
+        """The same position in the other goal convention (rotate 180 degrees, x -> N - x).
+
+        The map is its own inverse, takes the standard goal to the blank-first goal and keeps
+        every distance:
+
+        >>> Board.goal(3, 4).converted() == Board.goal(3, 4, "blank-first")
+        True
+        """
+        n = self.size
+        return Board(self.height, self.width, tuple(0 if t == 0 else n - t for t in reversed(self.tiles)))
+
+    def manhattan(self, goal: Goal = "standard") -> int:
+        """Sum over the tiles (not the blank) of their row and column distance to their goal cell."""
+        check_goal(goal)
+        w, n = self.width, self.size
+        total = 0
+        for cell, t in enumerate(self.tiles):
+            if t:
+                g = goal_cell(t, n, goal)
+                total += abs(cell // w - g // w) + abs(cell % w - g % w)
+        return total
+
+    def permutation_parity(self, goal: Goal = "standard") -> int:
+        """Parity (0 even, 1 odd) of the permutation, blank included, taking the goal to this board."""
+        check_goal(goal)
+        n = self.size
+        target = [goal_cell(t, n, goal) for t in self.tiles]
+        seen = bytearray(n)
+        parity = 0
+        for start in range(n):
+            if not seen[start]:
+                length = 0
+                cell = start
+                while not seen[cell]:
+                    seen[cell] = 1
+                    cell = target[cell]
+                    length += 1
+                parity ^= (length - 1) & 1
+        return parity
+
+    def blank_distance(self, goal: Goal = "standard") -> int:
+        """Row plus column distance of the blank to its goal cell."""
+        g = goal_cell(0, self.size, check_goal(goal))
+        w = self.width
+        return abs(self._blank // w - g // w) + abs(self._blank % w - g % w)
+
+    def unsolvable_reason(self, goal: Goal = "standard") -> str | None:
+        """``None`` if the goal is reachable, else why not.
+
+        Each move swaps the blank with a tile (the permutation's parity flips) and moves the blank
+        one cell (the parity of its distance to its goal cell flips). Both are even at the goal, so
+        they must agree; on boards of at least 2x2 that condition is also sufficient.
+        """
+        perm = self.permutation_parity(goal)
+        dist = self.blank_distance(goal)
+        if perm == dist & 1:
+            return None
+        return (
+            f"unsolvable for the {goal} goal: the tiles (blank included) are an "
+            f"{'odd' if perm else 'even'} permutation of the goal, but the blank is {dist} "
+            f"move{'s' if dist != 1 else ''} from its goal cell ({'odd' if dist & 1 else 'even'}); "
+            "every move flips both parities, so they can never both be even as at the goal"
+        )
+
+    def is_solvable(self, goal: Goal = "standard") -> bool:
+        return self.unsolvable_reason(goal) is None
+
+    def require_solvable(self, goal: Goal = "standard") -> None:
+        """Raise ``UnsolvableError`` with the parity reason if the goal cannot be reached."""
+        reason = self.unsolvable_reason(goal)
+        if reason is not None:
+            raise UnsolvableError(reason)
+
+
+def permutation_problem(tiles: Sequence[int], size: int) -> str | None:
+    """What keeps ``tiles`` from being a permutation of 0..size-1 (duplicates first), or ``None``."""
+    seen = bytearray(size)
+    for t in tiles:
+        if not isinstance(t, int) or isinstance(t, bool):
+            return f"tile {t!r} is not a whole number"
+        if not 0 <= t < size:
+            return f"tile {t} is out of range: a board of {size} cells has tiles 0..{size - 1}"
+        if seen[t]:
+            return f"tile {t} appears twice"
+        seen[t] = 1
+    missing = seen.find(0)
+    if missing >= 0:
+        return f"tile {missing} is missing"
+    return None
+
+
+def _as_direction(value: Direction | str) -> Direction:
+    if isinstance(value, Direction):
+        return value
+    try:
+        return Direction(str(value).upper())
+    except ValueError:
+        raise IllegalMoveError(f"{value!r} is not a move: use U, D, L or R") from None

@@ -1,0 +1,31 @@
+"""The exception hierarchy of npuzzle.
+
+Every failure a user can cause has its own type, so front ends can report it without a traceback.
+A search that reaches a limit is *not* an error: it returns a ``Solution`` whose status says so.
+"""
+
+from __future__ import annotations
+
+
+class NPuzzleError(Exception):
+    """Base class of every error npuzzle raises on purpose."""
+
+
+class InvalidBoardError(NPuzzleError, ValueError):
+    """The input does not describe a board: bad character, duplicate or missing tile, bad shape..."""
+
+
+class UnsolvableError(NPuzzleError, ValueError):
+    """The position is valid but cannot reach the goal (the parity invariant differs)."""
+
+
+class IllegalMoveError(NPuzzleError, ValueError):
+    """A move names a tile that is not next to the blank, or a direction off the board."""
+
+
+class MissingTableError(NPuzzleError):
+    """A heuristic needs a table that has not been built; the message names the command to build it."""
+
+
+class TableFormatError(NPuzzleError):
+    """A table file on disk is truncated, corrupt or of another format; the message names the file."""

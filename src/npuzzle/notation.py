@@ -1,0 +1,312 @@
+"""Reading and writing positions and moves: every ``parse_*`` has its ``format_*``.
+
+Positions are accepted as
+
+* Knuth's 16 hex digits for a 4x4 board: ``159d26ae37bf48c0`` (row by row, 0 = blank);
+  more generally one hex digit per cell for any board of at most 16 cells (``123456780``);
+* numbers separated by spaces or commas, rows separated by ``/``, ``;`` or newlines:
+  ``1 2 3/4 5 6/7 8 0``. The shape comes from the rows, from ``shape=(h, w)`` (``--shape HxW``),
+  or from the count when it is a square.
+
+>>> parse_position("1 2 3/4 5 6/7 0 8")
+Board(height=3, width=3, tiles=(1, 2, 3, 4, 5, 6, 7, 0, 8))
+>>> format_position(parse_position("159d26ae37bf48c0"), "rows")
+'1 5 9 13/2 6 10 14/3 7 11 15/4 8 12 0'
+
+Every rejection is an ``InvalidBoardError`` that names the problem and quotes the input.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from .board import Board, Direction
+from .errors import IllegalMoveError, InvalidBoardError
+
+NOTATIONS: tuple[str, ...] = ("rows", "list", "hex", "grid")
+HEX_DIGITS = "0123456789abcdef"
+_ROW_SEPARATORS = re.compile(r"[/;\n]")
+_NUMBER_SEPARATORS = re.compile(r"[,\s]+")
+_SHAPE = re.compile(r"^\s*(\d+)\s*[xX×*]\s*(\d+)\s*$")
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    """The input as shown in messages: repr-quoted, shortened when long."""
+    shown = text if len(text) <= limit else text[: limit - 3] + "..."
+    return repr(shown)
+
+
+def _fail(problem: str, text: str) -> InvalidBoardError:
+    return InvalidBoardError(f"{problem} in {_quote(text)}")
+
+
+# -- shapes -----------------------------------------------------------------------------------
+
+
+def parse_shape(text: str) -> tuple[int, int]:
+    """``"3x4"`` -> ``(3, 4)`` (height x width).
+
+    >>> parse_shape("4x3")
+    (4, 3)
+    """
+    m = _SHAPE.match(text)
+    if not m:
+        raise InvalidBoardError(f"bad shape {_quote(text)}: write HEIGHTxWIDTH, e.g. 3x4")
+    h, w = int(m.group(1)), int(m.group(2))
+    if h < 2 or w < 2:
+        raise InvalidBoardError(f"bad shape {_quote(text)}: a board needs at least 2 rows and 2 columns")
+    return h, w
+
+
+def format_shape(shape: tuple[int, int]) -> str:
+    return f"{shape[0]}x{shape[1]}"
+
+
+# -- Knuth's hex notation ---------------------------------------------------------------------
+
+
+def parse_knuth(text: str) -> Board:
+    """Knuth's notation: exactly 16 hex digits filling a 4x4 board row by row.
+
+    >>> parse_knuth("123456789abcdef0").is_goal()
+    True
+    """
+    s = text.strip()
+    return _parse_hex_digits(s, (4, 4), text)
+
+
+def format_knuth(board: Board) -> str:
+    """16 hex digits (4x4 boards only)."""
+    if board.shape != (4, 4):
+        raise InvalidBoardError(f"Knuth's notation is for 4x4 boards, not {format_shape(board.shape)}")
+    return format_hex(board)
+
+
+def format_hex(board: Board) -> str:
+    """One hex digit per cell (boards of at most 16 cells)."""
+    if board.size > 16:
+        raise InvalidBoardError("hex notation needs a board of at most 16 cells")
+    return "".join(HEX_DIGITS[t] for t in board.tiles)
+
+
+def _parse_hex_digits(s: str, shape: tuple[int, int] | None, original: str) -> Board:
+    for i, ch in enumerate(s):
+        if ch.lower() not in HEX_DIGITS:
+            raise _fail(f"bad character {ch!r} at position {i + 1} (hex notation uses 0-9, a-f)", original)
+    if shape is None:
+        side = math.isqrt(len(s))
+        if side * side != len(s) or side < 2:
+            raise _fail(
+                f"cannot tell the shape of {len(s)} hex digits: give --shape HxW", original
+            )
+        shape = (side, side)
+    h, w = shape
+    if len(s) != h * w:
+        raise _fail(f"wrong count: a {h}x{w} board needs {h * w} digits, got {len(s)}", original)
+    return _board_from_numbers([int(ch, 16) for ch in s], h, w, original)
+
+
+# -- numbers and rows -------------------------------------------------------------------------
+
+
+def parse_position(text: str, shape: tuple[int, int] | None = None) -> Board:
+    """Read a position in any accepted notation (see the module's docstring).
+
+    A single run of hex digits with no separators (``159d26ae37bf48c0``, ``123456780``) is read
+    one digit per cell when the board has at most 16 cells; anything else as numbers.
+    """
+    if not isinstance(text, str):
+        raise InvalidBoardError(f"a position must be text, not {type(text).__name__}")
+    s = text.strip()
+    if not s:
+        raise InvalidBoardError("empty position: nothing to read")
+    if _looks_compact(s, shape):
+        return _parse_hex_digits(s, shape, text)
+    return parse_numbers(text, shape)
+
+
+def _looks_compact(s: str, shape: tuple[int, int] | None) -> bool:
+    if not re.fullmatch(r"[0-9a-zA-Z]{2,}", s):
+        return False
+    if shape is not None:
+        return shape[0] * shape[1] <= 16 and len(s) == shape[0] * shape[1]
+    return len(s) in (4, 9, 16)
+
+
+def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
+    """Numbers separated by spaces/commas, rows by ``/``, ``;`` or newlines.
+
+    >>> parse_numbers("1,2,3,4,5,0", shape=(2, 3)).rows()
+    [(1, 2, 3), (4, 5, 0)]
+    """
+    rows_text = _ROW_SEPARATORS.split(text.strip())
+    rows: list[list[int]] = []
+    for row_text in rows_text:
+        row_text = row_text.strip().strip(",").strip()
+        if not row_text:
+            if rows_text and len(rows_text) > 1:
+                raise _fail("empty row", text)
+            continue
+        row = []
+        for token in _NUMBER_SEPARATORS.split(row_text):
+            if not token:
+                continue
+            if not token.isdigit() or not token.isascii():
+                bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
+                raise _fail(f"bad character {bad!r} (in {token!r}); tiles are whole numbers, 0 = blank", text)
+            row.append(int(token))
+        rows.append(row)
+    if not rows:
+        raise InvalidBoardError("empty position: nothing to read")
+    numbers = [n for row in rows for n in row]
+    if len(rows) > 1:
+        width = len(rows[0])
+        for i, row in enumerate(rows[1:], 2):
+            if len(row) != width:
+                raise _fail(
+                    f"ragged rows: row 1 has {width} numbers but row {i} has {len(row)}", text
+                )
+        h, w = len(rows), width
+        if shape is not None and shape != (h, w):
+            raise _fail(
+                f"the rows give a {h}x{w} board but the shape asked for is {format_shape(shape)}", text
+            )
+    elif shape is not None:
+        h, w = shape
+        if len(numbers) != h * w:
+            raise _fail(
+                f"wrong count: a {h}x{w} board needs {h * w} numbers, got {len(numbers)}", text
+            )
+    else:
+        side = math.isqrt(len(numbers))
+        if side * side != len(numbers) or side < 2:
+            raise _fail(
+                f"cannot tell the shape of {len(numbers)} numbers: separate the rows with '/' "
+                "or give --shape HxW",
+                text,
+            )
+        h = w = side
+    if h < 2 or w < 2:
+        raise _fail(f"a {h}x{w} board is too small: it needs at least 2 rows and 2 columns", text)
+    return _board_from_numbers(numbers, h, w, text)
+
+
+def _board_from_numbers(numbers: list[int], h: int, w: int, text: str) -> Board:
+    size = h * w
+    for n in numbers:
+        if n >= size:
+            raise _fail(f"tile {n} is out of range for a {h}x{w} board (tiles are 0..{size - 1})", text)
+    seen = bytearray(size)
+    for n in numbers:
+        if seen[n]:
+            raise _fail(f"duplicate tile {n}", text)
+        seen[n] = 1
+    missing = seen.find(0)
+    if missing >= 0:
+        raise _fail(f"missing tile {missing}", text)
+    return Board(h, w, tuple(numbers))
+
+
+def format_position(board: Board, notation: str = "rows") -> str:
+    """Write ``board`` in a notation: ``rows`` (``1 2 3/4 5 6/7 8 0``), ``list`` (one line of
+    numbers), ``hex`` (one hex digit per cell, at most 16 cells) or ``grid`` (drawn, one row a line).
+
+    Each is read back by ``parse_position`` (``list`` needs the shape unless it is square).
+    """
+    if notation == "rows":
+        return "/".join(" ".join(map(str, row)) for row in board.rows())
+    if notation == "list":
+        return " ".join(map(str, board.tiles))
+    if notation == "hex":
+        return format_hex(board)
+    if notation == "grid":
+        wide = len(str(board.size - 1))
+        return "\n".join(" ".join(str(t).rjust(wide) for t in row) for row in board.rows())
+    raise ValueError(f"unknown notation {notation!r}: use one of {', '.join(NOTATIONS)}")
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+def parse_lines(text: str, shape: tuple[int, int] | None = None, source: str = "<input>") -> list[Board]:
+    """One position per line; ``#`` starts a comment; blank lines are skipped.
+
+    Errors name the source and line: ``positions.txt:3: duplicate tile 5 in '...'``.
+    """
+    boards = []
+    for number, line in enumerate(text.splitlines(), 1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        try:
+            boards.append(parse_position(content, shape))
+        except InvalidBoardError as e:
+            raise InvalidBoardError(f"{source}:{number}: {e}") from None
+    return boards
+
+
+def format_lines(boards: Sequence[Board], notation: str = "rows") -> str:
+    return "".join(format_position(b, notation) + "\n" for b in boards)
+
+
+def read_positions(path: str | Path, shape: tuple[int, int] | None = None) -> list[Board]:
+    """Read a file of positions (``-`` is not handled here; the CLI reads stdin itself)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InvalidBoardError(f"no such file: {str(p)!r}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InvalidBoardError(f"cannot read {str(p)!r}: {e}") from None
+    boards = parse_lines(text, shape, source=str(p))
+    if not boards:
+        raise InvalidBoardError(f"{str(p)!r} holds no position (only blank lines and comments)")
+    return boards
+
+
+# -- moves ------------------------------------------------------------------------------------
+
+
+def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direction]:
+    """Read a move string: tile numbers (``12 3 4`` or ``12,3,4``), letters (``ULDR``, the
+    direction each pushed tile slides), or, for boards of at most 16 cells, a run of hex digits
+    with no separators, one tile per digit (``fb37``, as Knuth prints solutions).
+
+    >>> parse_moves("R D L")
+    [<Direction.R: 'R'>, <Direction.D: 'D'>, <Direction.L: 'L'>]
+    >>> parse_moves("fb3", Board.goal(4, 4))
+    [15, 11, 3]
+    """
+    s = text.strip()
+    if not s:
+        return []
+    compact = re.sub(r"\s+", "", s)
+    if re.fullmatch(r"[UDLRudlr]+", compact):
+        return [Direction(ch.upper()) for ch in compact]
+    separated = re.search(r"[,\s]", s) is not None
+    if not separated and board is not None and board.size <= 16 and re.fullmatch(r"[0-9a-fA-F]+", s):
+        return [int(ch, 16) for ch in s]
+    tiles = []
+    for token in _NUMBER_SEPARATORS.split(s):
+        if not token:
+            continue
+        if not token.isdigit() or not token.isascii():
+            raise IllegalMoveError(
+                f"bad move {token!r} in {_quote(text)}: give tile numbers or the letters U, D, L, R"
+            )
+        tiles.append(int(token))
+    return tiles
+
+
+def format_moves(moves: Sequence[int], style: str = "numbers") -> str:
+    """Tiles pushed as ``numbers`` (space-separated) or ``hex`` (one digit a tile, tiles < 16)."""
+    if style == "numbers":
+        return " ".join(map(str, moves))
+    if style == "hex":
+        if any(m >= 16 for m in moves):
+            raise ValueError("hex move strings need tiles below 16")
+        return "".join(HEX_DIGITS[m] for m in moves)
+    raise ValueError(f"unknown move style {style!r}: use 'numbers' or 'hex'")

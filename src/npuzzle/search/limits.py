@@ -1,0 +1,159 @@
+"""What a search is allowed (``Limit``) and what it returns (``Solution``, ``Stats``).
+
+A search that reaches a limit is not an error: its ``Solution`` has ``status`` set to the limit
+reached, no moves, and ``lower_bound`` set to the best bound it proved.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..board import Board, Goal
+from ..errors import NPuzzleError
+
+#: Values of ``Solution.status``.
+SOLVED = "solved"
+TIMEOUT = "timeout"
+NODE_LIMIT = "node-limit"
+MEMORY_LIMIT = "memory-limit"
+INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """Bounds on a search. ``timeout`` is wall-clock seconds; ``max_nodes`` counts generated
+    nodes; ``max_memory`` is bytes (for searches that store nodes, like A*)."""
+
+    timeout: float | None = None
+    max_nodes: int | None = None
+    max_memory: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "max_nodes", "max_memory"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be positive, not {value}")
+
+
+@dataclass
+class Iteration:
+    """One IDA* iteration (or one A* bound): the threshold and the nodes it took."""
+
+    threshold: int
+    generated: int
+    expanded: int
+    seconds: float
+
+
+@dataclass
+class Stats:
+    """Node counts and CPU time. ``generated`` counts the way Korf did: every child generated
+    (the move that undoes the last one is never generated), over all iterations, plus one for
+    the root."""
+
+    expanded: int = 0
+    generated: int = 0
+    seconds: float = 0.0
+    iterations: list[Iteration] = field(default_factory=list)
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.generated / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The result of a search. ``moves`` are the tiles pushed; ``letters`` the same moves as
+    ``UDLR`` (the direction each pushed tile slides)."""
+
+    board: Board
+    goal: Goal
+    moves: tuple[int, ...]
+    letters: str
+    length: int | None
+    optimal: bool
+    status: str
+    lower_bound: int
+    stats: Stats
+    method: str
+    heuristic: str
+    note: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields ``--json`` prints."""
+        return {
+            "board": {"height": self.board.height, "width": self.board.width, "tiles": list(self.board.tiles)},
+            "goal": self.goal,
+            "moves": list(self.moves),
+            "letters": self.letters,
+            "length": self.length,
+            "optimal": self.optimal,
+            "status": self.status,
+            "lower_bound": self.lower_bound,
+            "method": self.method,
+            "heuristic": self.heuristic,
+            "stats": asdict(self.stats),
+            **({"note": self.note} if self.note else {}),
+        }
+
+
+class VerificationError(NPuzzleError, AssertionError):
+    """A solver produced moves that do not solve the board: a bug, never a user error."""
+
+
+def verified(board: Board, moves: tuple[int, ...], goal: Goal) -> str:
+    """Replay ``moves`` from ``board``; return them as letters if they reach the goal, else raise."""
+    try:
+        end = board.apply(moves)
+        letters = board.letters(moves)
+    except NPuzzleError as e:
+        raise VerificationError(f"internal error: the solution found is not legal ({e})") from None
+    if not end.is_goal(goal):
+        raise VerificationError("internal error: the solution found does not reach the goal")
+    return letters
+
+
+def solved(
+    board: Board,
+    goal: Goal,
+    moves: tuple[int, ...],
+    *,
+    optimal: bool,
+    stats: Stats,
+    method: str,
+    heuristic: str,
+    note: str = "",
+) -> Solution:
+    """A ``Solution`` for moves that are replayed and checked first."""
+    letters = verified(board, moves, goal)
+    return Solution(
+        board, goal, moves, letters, len(moves), optimal, SOLVED,
+        len(moves) if optimal else 0, stats, method, heuristic, note,
+    )
+
+
+def unfinished(
+    board: Board, goal: Goal, status: str, lower_bound: int, *, stats: Stats, method: str, heuristic: str, note: str = ""
+) -> Solution:
+    """A ``Solution`` for a search stopped by a limit, with the bound it proved."""
+    return Solution(board, goal, (), "", None, False, status, lower_bound, stats, method, heuristic, note)
+
+
+class Clock:
+    """CPU time and wall-clock deadline of one search."""
+
+    def __init__(self, limit: Limit) -> None:
+        self.cpu0 = time.process_time()
+        self.deadline = None if limit.timeout is None else time.monotonic() + limit.timeout
+
+    def cpu(self) -> float:
+        return time.process_time() - self.cpu0
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
