@@ -1,21 +1,26 @@
 """IDA* over any m x n board: one iteration, resumable, with the heuristics it inlines.
 
-Invariant of the explicit stack: ``board``/``blank`` hold the node at depth ``depth``; for every
-depth d <= depth, ``hs[d]`` is its heuristic value and ``ks[d]`` the index of the next entry of
-its move-order row to try; ``dirs[d]`` is the blank direction taken from depth d to d+1. Moves
-are applied and undone in place, and the heuristic is updated incrementally.
+Invariant of the explicit stack: ``board`` holds the node at depth ``depth``, whose blank is at
+``blanks[depth]``; for every d <= depth, ``blanks[d]`` and ``hs[d]`` are the blank cell and the
+heuristic value of the node at depth d on the current path, and ``ks[d]`` is the index in
+``succ_q`` of its next move to try. Moves are applied and undone in place; the heuristic is
+updated incrementally from tables.
 
-Blank directions: 0 up, 1 left, 2 right, 3 down, so ``3 - d`` undoes ``d``. ``order[p + 1]``
-lists the directions to try after a move in direction ``p`` (row 0 is the root), -1 padded; the
-undoing direction is simply left out of the rows, so it is never generated.
+Moves. ``succ_q[k]`` is the blank's next cell and ``succ_next[k]`` the row of moves to try from
+there; a row lists the legal blank steps in the chosen move order, leaves out the step that
+undoes the one just made (so it is never generated) and ends with -1.
 
-Heuristics: 0 Manhattan distance (``md[tile * n + cell]``), 1 Manhattan plus linear conflict
-(for every row and column, the tiles that are in their goal line but must leave it to let the
-others pass: line length of such tiles minus their longest increasing run of goal positions,
-two moves each). Both change parity with every move, so f keeps the parity of the start's.
+Heuristics (``lc_mode``): 0 Manhattan distance, ``md[tile * n + cell]``. 1 and 2 add the linear
+conflict: in every row and column, the tiles that are in their goal line but must leave it to let
+the others pass (the number of such tiles minus their longest run in goal order), two moves
+each. Mode 1 keeps, for every row and column, a key ``sum(code(cell) * (L + 1) ** position)``
+(code = 1 + the tile's goal position along the line if the line is its goal line, else 0) and
+looks the line's conflicts up in ``rtab``/``ctab``; mode 2 (lines longer than 7) recomputes
+the two lines a move changes. Every move changes h by an odd amount, so f keeps the parity of
+the start's Manhattan distance.
 
-``ctl`` holds the loop's scalars between calls: 0 depth, 1 blank, 2 generated, 3 expanded,
-4 smallest f above the bound seen so far.
+``ctl`` carries the loop's scalars between calls: 0 depth, 1 generated, 2 expanded, 3 smallest f
+above the bound seen so far.
 """
 
 from __future__ import annotations
@@ -28,12 +33,14 @@ EXHAUSTED = 0
 FOUND = 1
 SLICE_DONE = 2
 
+#: Longest line whose linear-conflict table is built ((L + 1) ** L one-byte entries).
+MAX_TABLE_LINE = 7
+
 
 @njit
 def line_conflicts(board, home, width, height, line, is_row, seq, lis):
-    """Tiles of one row (``is_row``) or column that are in their goal line, minus the longest
-    increasing subsequence of their goal positions along it: the tiles that must leave it.
-    ``seq`` and ``lis`` are scratch arrays of at least max(width, height) entries."""
+    """Linear conflicts of one row (``is_row``) or column: its tiles that belong to it, minus the
+    longest increasing subsequence of their goal positions. ``seq``/``lis`` are scratch arrays."""
     length = width if is_row else height
     count = 0
     for i in range(length):
@@ -49,8 +56,6 @@ def line_conflicts(board, home, width, height, line, is_row, seq, lis):
         elif g % width == line:
             seq[count] = g // width
             count += 1
-    if count < 2:
-        return 0
     best = 0
     for i in range(count):
         lis[i] = 1
@@ -63,116 +68,118 @@ def line_conflicts(board, home, width, height, line, is_row, seq, lis):
 
 
 @njit
-def linear_conflict_lines(board, home, width, height, rows, cols):
-    """Fill ``rows`` and ``cols`` with each line's conflict count; return their sum."""
+def linear_conflict(board, home, width, height):
+    """Sum of the line conflicts of every row and column (the extra moves are twice this)."""
     seq = np.empty(max(width, height), np.int64)
     lis = np.empty(max(width, height), np.int64)
     total = 0
     for r in range(height):
-        rows[r] = line_conflicts(board, home, width, height, r, True, seq, lis)
-        total += rows[r]
+        total += line_conflicts(board, home, width, height, r, True, seq, lis)
     for c in range(width):
-        cols[c] = line_conflicts(board, home, width, height, c, False, seq, lis)
-        total += cols[c]
+        total += line_conflicts(board, home, width, height, c, False, seq, lis)
     return total
 
 
 @njit
-def ida_iteration(board, home, md, succ, width, height, use_lc, bound,
-                  dirs, ks, hs, rows, cols, saved, ctl, budget):
-    """Run the iteration with threshold ``bound`` until it is exhausted, finds the goal (h = 0
-    and the board is the goal), or has generated ``budget`` more nodes. Returns EXHAUSTED,
-    FOUND or SLICE_DONE; every scalar needed to resume is in ``ctl``.
+def line_table(length):
+    """Conflicts of every line key of a line of ``length`` cells (codes 0..length per cell)."""
+    base = length + 1
+    size = base**length
+    table = np.zeros(size, np.int8)
+    seq = np.empty(length, np.int64)
+    lis = np.empty(length, np.int64)
+    for key in range(size):
+        count = 0
+        rest = key
+        for _ in range(length):
+            code = rest % base
+            rest //= base
+            if code:
+                seq[count] = code
+                count += 1
+        best = 0
+        for i in range(count):
+            lis[i] = 1
+            for j in range(i):
+                if seq[j] < seq[i] and lis[j] + 1 > lis[i]:
+                    lis[i] = lis[j] + 1
+            if lis[i] > best:
+                best = lis[i]
+        table[key] = count - best
+    return table
 
-    ``succ[(blank * 5 + prev + 1) * 5 + k]`` is the k-th direction to try from ``blank`` after a
-    move in direction ``prev`` (-1 at the root), already restricted to legal moves that do not
-    undo ``prev``; each row ends with -1. ``ks[depth]`` is the index of the next entry to try."""
+
+@njit
+def line_keys(board, rc, cc, width, height, rowkey, colkey):
+    """Fill the row and column keys of ``board`` for table-driven linear conflict."""
+    n = width * height
+    rowkey[:] = 0
+    colkey[:] = 0
+    for cell in range(n):
+        t = board[cell]
+        rowkey[cell // width] += rc[t * n + cell]
+        colkey[cell % width] += cc[t * n + cell]
+
+
+@njit
+def ida_iteration(board, home, md, succ_q, succ_next, width, height, lc_mode, row_of, col_of,
+                  rc, cc, rtab, ctab, rowkey, colkey, bound, blanks, ks, hs, ctl, budget):
+    """Run the iteration with threshold ``bound`` until it is exhausted, finds the goal, or has
+    generated ``budget`` more nodes. Returns EXHAUSTED, FOUND or SLICE_DONE; everything needed
+    to resume is in the arrays and ``ctl``. ``row_of``/``col_of`` give each cell's row and column
+    (a lookup is much cheaper than a division in the inner loop)."""
     n = width * height
     depth = ctl[0]
-    blank = ctl[1]
-    generated = ctl[2]
-    expanded = ctl[3]
-    min_over = ctl[4]
+    generated = ctl[1]
+    expanded = ctl[2]
+    min_over = ctl[3]
     stop_at = generated + budget
+    blank = blanks[depth]
     seq = np.empty(max(width, height), np.int64)
     lis = np.empty(max(width, height), np.int64)
     status = EXHAUSTED
     while True:
         k = ks[depth]
-        d = succ[k]
-        if d < 0:
+        q = succ_q[k]
+        if q < 0:
             if depth == 0:
                 status = EXHAUSTED
                 break
-            # backtrack: the blank steps back the way it came
+            # backtrack: the tile that moved into the parent's blank cell goes back
             depth -= 1
-            d = dirs[depth]
-            back = blank - _step(d, width)
-            board[blank] = board[back]
-            board[back] = 0
-            if use_lc:
-                if d == 1 or d == 2:
-                    cols[back % width] = saved[2 * depth]
-                    cols[blank % width] = saved[2 * depth + 1]
-                else:
-                    rows[back // width] = saved[2 * depth]
-                    rows[blank // width] = saved[2 * depth + 1]
-            blank = back
+            p = blanks[depth]
+            t = board[p]
+            board[blank] = t
+            board[p] = 0
+            if lc_mode == 1:
+                _move_keys(t, p, blank, n, row_of, col_of, rc, cc, rowkey, colkey)
+            blank = p
             continue
         if generated >= stop_at:
             status = SLICE_DONE
             break
         ks[depth] = k + 1
-        q = blank + _step(d, width)
-        tile = board[q]
+        t = board[q]
         generated += 1
-        h = hs[depth] + md[tile * n + blank] - md[tile * n + q]
-        if use_lc:
-            board[blank] = tile
-            board[q] = 0
-            if d == 1 or d == 2:
-                a = blank % width
-                b = q % width
-                old = cols[a] + cols[b]
-                na = line_conflicts(board, home, width, height, a, False, seq, lis)
-                nb = line_conflicts(board, home, width, height, b, False, seq, lis)
-            else:
-                a = blank // width
-                b = q // width
-                old = rows[a] + rows[b]
-                na = line_conflicts(board, home, width, height, a, True, seq, lis)
-                nb = line_conflicts(board, home, width, height, b, True, seq, lis)
-            h += 2 * (na + nb - old)
-            f = depth + 1 + h
-            if f > bound:
-                board[q] = tile
-                board[blank] = 0
-                if f < min_over:
-                    min_over = f
-                continue
-            if d == 1 or d == 2:
-                saved[2 * depth] = cols[a]
-                saved[2 * depth + 1] = cols[b]
-                cols[a] = na
-                cols[b] = nb
-            else:
-                saved[2 * depth] = rows[a]
-                saved[2 * depth + 1] = rows[b]
-                rows[a] = na
-                rows[b] = nb
-        else:
-            f = depth + 1 + h
-            if f > bound:
-                if f < min_over:
-                    min_over = f
-                continue
-            board[blank] = tile
-            board[q] = 0
-        dirs[depth] = d
+        h = hs[depth] + md[t * n + blank] - md[t * n + q]
+        if lc_mode == 1:
+            h += 2 * _table_delta(t, q, blank, n, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey)
+        elif lc_mode == 2:
+            h += 2 * _direct_delta(board, home, t, q, blank, width, height, seq, lis)
+        f = depth + 1 + h
+        if f > bound:
+            if f < min_over:
+                min_over = f
+            continue
+        board[blank] = t
+        board[q] = 0
+        if lc_mode == 1:
+            _move_keys(t, q, blank, n, row_of, col_of, rc, cc, rowkey, colkey)
         depth += 1
         blank = q
+        blanks[depth] = q
         hs[depth] = h
-        ks[depth] = (q * 5 + d + 1) * 5
+        ks[depth] = succ_next[k]
         expanded += 1
         if h == 0:
             at_goal = True
@@ -184,20 +191,104 @@ def ida_iteration(board, home, md, succ, width, height, use_lc, bound,
                 status = FOUND
                 break
     ctl[0] = depth
-    ctl[1] = blank
-    ctl[2] = generated
-    ctl[3] = expanded
-    ctl[4] = min_over
+    ctl[1] = generated
+    ctl[2] = expanded
+    ctl[3] = min_over
     return status
 
 
+@njit(inline=True)
+def _move_keys(t, src, dst, n, row_of, col_of, rc, cc, rowkey, colkey):
+    """Update the line keys for tile ``t`` moving from cell ``src`` to cell ``dst``."""
+    rowkey[row_of[src]] -= rc[t * n + src]
+    rowkey[row_of[dst]] += rc[t * n + dst]
+    colkey[col_of[src]] -= cc[t * n + src]
+    colkey[col_of[dst]] += cc[t * n + dst]
+
+
+@njit(inline=True)
+def _table_delta(t, src, dst, n, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey):
+    """Change of the line-conflict count when tile ``t`` moves from ``src`` to ``dst``: only the
+    two lines across the move change their conflicts (the order along the move's line stays)."""
+    if row_of[src] == row_of[dst]:
+        a = col_of[src]
+        b = col_of[dst]
+        old_a = colkey[a]
+        old_b = colkey[b]
+        return (ctab[old_a - cc[t * n + src]] + ctab[old_b + cc[t * n + dst]]
+                - ctab[old_a] - ctab[old_b])
+    a = row_of[src]
+    b = row_of[dst]
+    old_a = rowkey[a]
+    old_b = rowkey[b]
+    return (rtab[old_a - rc[t * n + src]] + rtab[old_b + rc[t * n + dst]]
+            - rtab[old_a] - rtab[old_b])
+
+
 @njit
-def _step(d, width):
-    """Change of the blank's cell index for blank direction d (0 up, 1 left, 2 right, 3 down)."""
-    if d == 0:
-        return -width
-    if d == 1:
-        return -1
-    if d == 2:
-        return 1
-    return width
+def _direct_delta(board, home, t, src, dst, width, height, seq, lis):
+    """Like ``_table_delta`` but recomputing the two lines (for lines too long for a table)."""
+    horizontal = src // width == dst // width
+    a = src % width if horizontal else src // width
+    b = dst % width if horizontal else dst // width
+    is_row = not horizontal
+    before = (line_conflicts(board, home, width, height, a, is_row, seq, lis)
+              + line_conflicts(board, home, width, height, b, is_row, seq, lis))
+    board[dst] = t
+    board[src] = 0
+    after = (line_conflicts(board, home, width, height, a, is_row, seq, lis)
+             + line_conflicts(board, home, width, height, b, is_row, seq, lis))
+    board[src] = t
+    board[dst] = 0
+    return after - before
+
+
+@njit
+def ida_lengths(boards, home, md, succ_q, succ_next, width, height, lc_mode, row_of, col_of,
+                rc, cc, rtab, ctab, lengths, nodes):
+    """Full IDA* on every row of ``boards`` (each a solvable position): the optimal length into
+    ``lengths`` and the nodes generated (Korf's count) into ``nodes``."""
+    n = width * height
+    rowkey = np.zeros(height, np.int64)
+    colkey = np.zeros(width, np.int64)
+    ctl = np.zeros(4, np.int64)
+    big = np.iinfo(np.int64).max
+    for i in range(boards.shape[0]):
+        board = boards[i].copy()
+        md0 = 0
+        blank = 0
+        for c in range(n):
+            if board[c] == 0:
+                blank = c
+            else:
+                md0 += md[board[c] * n + c]
+        h0 = md0
+        if lc_mode != 0:
+            h0 += 2 * linear_conflict(board, home, width, height)
+        if lc_mode == 1:
+            line_keys(board, rc, cc, width, height, rowkey, colkey)
+        bound = h0 + ((h0 ^ md0) & 1)
+        total = 1
+        while True:
+            if h0 == 0:
+                lengths[i] = 0
+                break
+            blanks = np.zeros(bound + 2, np.int64)
+            ks = np.zeros(bound + 2, np.int64)
+            hs = np.zeros(bound + 2, np.int64)
+            blanks[0] = blank
+            ks[0] = blank * 25
+            hs[0] = h0
+            ctl[0] = 0
+            ctl[1] = 0
+            ctl[2] = 1
+            ctl[3] = big
+            status = ida_iteration(board, home, md, succ_q, succ_next, width, height, lc_mode,
+                                   row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey, bound,
+                                   blanks, ks, hs, ctl, big)
+            total += ctl[1]
+            if status == FOUND:
+                lengths[i] = ctl[0]
+                break
+            bound = ctl[3] + ((ctl[3] ^ md0) & 1)
+        nodes[i] = total

@@ -14,5 +14,12 @@ import numba
 from ..config import numba_cache
 
 
-def njit(func: Callable[..., Any]) -> Any:
-    return numba.njit(cache=numba_cache(), nogil=True)(func)
+def njit(func: Callable[..., Any] | None = None, *, inline: bool = False) -> Any:
+    """``@njit`` for kernels; ``@njit(inline=True)`` for small helpers called from hot loops
+    (numba then inlines them in its own IR, which LLVM alone does not always do)."""
+    options: dict[str, Any] = {"cache": numba_cache(), "nogil": True}
+    if inline:
+        options["inline"] = "always"
+    if func is None:
+        return lambda f: numba.njit(**options)(f)
+    return numba.njit(**options)(func)

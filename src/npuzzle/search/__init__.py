@@ -37,4 +37,11 @@ def solve(
     return idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration)
 
 
-__all__ = ["Limit", "Solution", "Stats", "solve", "METHODS", "HEURISTICS"]
+def warmup() -> None:
+    """Compile (or load from the cache) every search kernel."""
+    from . import idastar
+
+    idastar.warmup()
+
+
+__all__ = ["Limit", "Solution", "Stats", "solve", "warmup", "METHODS", "HEURISTICS"]

@@ -10,7 +10,8 @@ tables, runs the kernel in slices (so time limits and Ctrl-C stop it cleanly) an
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,17 +81,64 @@ class Tables:
     nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches in direction d, or -1
 
 
-def successors(t: Tables, n: int, order: np.ndarray) -> np.ndarray:
-    """``succ[(cell * 5 + prev + 1) * 5 + k]``: the k-th blank direction to try from ``cell``
-    after a move in direction ``prev`` (-1 at the root); legal moves only, never the one that
-    undoes ``prev``; every row ends with -1."""
-    succ = np.full(n * 25, -1, dtype=np.int64)
+def successors(t: Tables, n: int, order: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Move rows for the kernel: row ``(cell * 5 + prev + 1) * 5`` lists, for the blank at
+    ``cell`` after a step in direction ``prev`` (-1 at the root), the cells it may step to next
+    (``succ_q``, legal and not undoing ``prev``, ending with -1) and, for each, the row to use
+    from there (``succ_next``). Returns both and the root row for a blank at ``cell`` 0."""
+    succ_q = np.full(n * 25, -1, dtype=np.int64)
+    succ_next = np.zeros(n * 25, dtype=np.int64)
     for cell in range(n):
         for prev in range(-1, 4):
-            row = [int(d) for d in order[prev + 1] if d >= 0 and t.nbr[cell * 4 + d] >= 0]
             base = (cell * 5 + prev + 1) * 5
-            succ[base : base + len(row)] = row
-    return succ
+            k = base
+            for d in order[prev + 1]:
+                q = int(t.nbr[cell * 4 + d]) if d >= 0 else -1
+                if q >= 0:
+                    succ_q[k] = q
+                    succ_next[k] = (q * 5 + int(d) + 1) * 5
+                    k += 1
+    return succ_q, succ_next, 0
+
+
+def root_row(cell: int) -> int:
+    return cell * 25
+
+
+@dataclass(frozen=True)
+class LineTables:
+    """Linear-conflict tables for one shape and goal (see ``_kernels.idastar``)."""
+
+    mode: int  # 0 none, 1 tables, 2 direct
+    rc: np.ndarray
+    cc: np.ndarray
+    rtab: np.ndarray
+    ctab: np.ndarray
+
+
+def line_tables(height: int, width: int, t: Tables, use_lc: bool) -> LineTables:
+    from .._kernels.idastar import MAX_TABLE_LINE, line_table
+
+    n = height * width
+    empty8 = np.zeros(1, np.int8)
+    empty = np.zeros(1, np.int64)
+    if not use_lc:
+        return LineTables(0, empty, empty, empty8, empty8)
+    if max(height, width) > MAX_TABLE_LINE:
+        return LineTables(2, empty, empty, empty8, empty8)
+    rc = np.zeros(n * n, np.int64)
+    cc = np.zeros(n * n, np.int64)
+    for tile in range(1, n):
+        gr, gc = divmod(int(t.home[tile]), width)
+        for cell in range(n):
+            r, c = divmod(cell, width)
+            if r == gr:
+                rc[tile * n + cell] = (gc + 1) * (width + 1) ** c
+            if c == gc:
+                cc[tile * n + cell] = (gr + 1) * (height + 1) ** r
+    rtab = line_table(width)
+    ctab = rtab if height == width else line_table(height)
+    return LineTables(1, rc, cc, rtab, ctab)
 
 
 def tables(height: int, width: int, goal: Goal) -> Tables:
@@ -111,19 +159,27 @@ def tables(height: int, width: int, goal: Goal) -> Tables:
 
 
 def initial_h(board: Board, t: Tables, heuristic: str) -> int:
-    from .._kernels.idastar import linear_conflict_lines
+    """The heuristic value of ``board`` (the kernel then updates it move by move)."""
+    from .._kernels.idastar import linear_conflict
 
-    arr = np.array(board.tiles, dtype=np.int64)
     n = board.size
     h = int(sum(t.md[tile * n + cell] for cell, tile in enumerate(board.tiles) if tile))
     if heuristic == "lc":
-        rows = np.zeros(board.height, np.int64)
-        cols = np.zeros(board.width, np.int64)
-        h += 2 * int(linear_conflict_lines(arr, t.home, board.width, board.height, rows, cols))
+        arr = np.array(board.tiles, dtype=np.int64)
+        h += 2 * int(linear_conflict(arr, t.home, board.width, board.height))
     return h
 
 
 IterationCallback = Callable[[Iteration, bool], None]
+
+
+@functools.cache
+def warmup() -> None:
+    """Compile (or load from numba's cache) the IDA* kernels, so that the CPU time reported for
+    a search is the search's own."""
+    board = Board(2, 2, (0, 3, 2, 1))
+    for heuristic in HEURISTICS:
+        _run(board, "standard", heuristic, "korf", Limit(), None, Clock(Limit()))
 
 
 def idastar(
@@ -154,14 +210,26 @@ def idastar(
         )
     board.require_solvable(goal)
     limit = limit or Limit()
-    clock = Clock(limit)
+    warmup()
+    return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit))
+
+
+def _run(
+    board: Board,
+    goal: Goal,
+    heuristic: str,
+    order: str,
+    limit: Limit,
+    on_iteration: IterationCallback | None,
+    clock: Clock,
+) -> Solution:
     stats = Stats(generated=1)
     method = "idastar"
     if board.is_goal(goal):
         stats.seconds = clock.cpu()
         return solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
 
-    from .._kernels.idastar import EXHAUSTED, FOUND, ida_iteration
+    from .._kernels.idastar import EXHAUSTED, FOUND, ida_iteration, line_keys
 
     t = tables(board.height, board.width, goal)
     h0 = initial_h(board, t, heuristic)
@@ -169,23 +237,23 @@ def idastar(
     bound = h0 + ((h0 & 1) ^ parity)
     n, w, h = board.size, board.width, board.height
     cells = np.array(board.tiles, dtype=np.int64)
-    rows = np.zeros(h, np.int64)
-    cols = np.zeros(w, np.int64)
-    if heuristic == "lc":
-        from .._kernels.idastar import linear_conflict_lines
-
-        linear_conflict_lines(cells, t.home, w, h, rows, cols)
-    use_lc = HEURISTICS[heuristic] == 1
-    succ = successors(t, n, ORDERS[order])
+    lt = line_tables(h, w, t, heuristic == "lc")
+    rowkey = np.zeros(h, np.int64)
+    colkey = np.zeros(w, np.int64)
+    if lt.mode == 1:
+        line_keys(cells, lt.rc, lt.cc, w, h, rowkey, colkey)
+    succ_q, succ_next, _ = successors(t, n, ORDERS[order])
+    row_of = np.arange(n, dtype=np.int64) // w
+    col_of = np.arange(n, dtype=np.int64) % w
     big = np.iinfo(np.int64).max
     while True:
-        dirs = np.zeros(bound + 2, np.int64)
+        blanks = np.zeros(bound + 2, np.int64)
+        blanks[0] = board.blank
         ks = np.zeros(bound + 2, np.int64)
-        ks[0] = board.blank * 25
+        ks[0] = root_row(board.blank)
         hs = np.zeros(bound + 2, np.int64)
-        saved = np.zeros(2 * (bound + 2), np.int64)
         hs[0] = h0
-        ctl = np.array([0, board.blank, 0, 1, big], dtype=np.int64)
+        ctl = np.array([0, 0, 1, big], dtype=np.int64)
         cpu_start = clock.cpu()
         status = None
         stop = None
@@ -193,7 +261,7 @@ def idastar(
             while status is None or status not in (EXHAUSTED, FOUND):
                 budget = config.KERNEL_SLICE_NODES
                 if limit.max_nodes is not None:
-                    budget = min(budget, limit.max_nodes - (stats.generated + int(ctl[2])))
+                    budget = min(budget, limit.max_nodes - (stats.generated + int(ctl[1])))
                     if budget <= 0:
                         stop = NODE_LIMIT
                         break
@@ -201,12 +269,12 @@ def idastar(
                     stop = TIMEOUT
                     break
                 status = ida_iteration(
-                    cells, t.home, t.md, succ, w, h, use_lc, bound,
-                    dirs, ks, hs, rows, cols, saved, ctl, budget,
+                    cells, t.home, t.md, succ_q, succ_next, w, h, lt.mode, row_of, col_of,
+                    lt.rc, lt.cc, lt.rtab, lt.ctab, rowkey, colkey, bound, blanks, ks, hs, ctl, budget,
                 )
         except KeyboardInterrupt:
             stop = INTERRUPTED
-        it = Iteration(bound, int(ctl[2]), int(ctl[3]), clock.cpu() - cpu_start)
+        it = Iteration(bound, int(ctl[1]), int(ctl[2]), clock.cpu() - cpu_start)
         stats.iterations.append(it)
         stats.generated += it.generated
         stats.expanded += it.expanded
@@ -216,22 +284,49 @@ def idastar(
         if on_iteration is not None:
             on_iteration(it, status == FOUND)
         if status == FOUND:
-            moves = _tiles_pushed(board, dirs[: int(ctl[0])])
+            moves = _tiles_pushed(board, blanks[1 : int(ctl[0]) + 1])
             return solved(board, goal, moves, optimal=True, stats=stats, method=method, heuristic=heuristic)
-        if ctl[4] == big:
-            raise AssertionError("IDA* exhausted a solvable position")  # parity check failed
-        nxt = int(ctl[4])
+        if ctl[3] == big:
+            raise AssertionError("IDA* exhausted a solvable position")
+        nxt = int(ctl[3])
         bound = nxt + ((nxt & 1) ^ parity)
 
 
-def _tiles_pushed(board: Board, dirs: np.ndarray) -> tuple[int, ...]:
+def optimal_lengths(
+    boards: Sequence[Board], *, goal: Goal = "standard", heuristic: str = "lc", order: str = "korf"
+) -> tuple[list[int], list[int]]:
+    """Optimal lengths and IDA* node counts of many boards of one shape, in one kernel call
+    (no per-board Python work: for whole state spaces and large samples). Every board must be
+    solvable; no moves are returned, so nothing is replayed."""
+    if not boards:
+        return [], []
+    h, w = boards[0].shape
+    if any(b.shape != (h, w) for b in boards):
+        raise InvalidBoardError("optimal_lengths needs boards of one shape")
+    for b in boards:
+        b.require_solvable(goal)
+    from .._kernels.idastar import ida_lengths
+
+    n = h * w
+    t = tables(h, w, goal)
+    lt = line_tables(h, w, t, heuristic == "lc")
+    succ_q, succ_next, _ = successors(t, n, ORDERS[order])
+    cells = np.array([b.tiles for b in boards], dtype=np.int64)
+    lengths = np.zeros(len(boards), np.int64)
+    nodes = np.zeros(len(boards), np.int64)
+    ida_lengths(cells, t.home, t.md, succ_q, succ_next, w, h, lt.mode,
+                np.arange(n, dtype=np.int64) // w, np.arange(n, dtype=np.int64) % w,
+                lt.rc, lt.cc, lt.rtab, lt.ctab, lengths, nodes)
+    return lengths.tolist(), nodes.tolist()
+
+
+def _tiles_pushed(board: Board, cells: np.ndarray) -> tuple[int, ...]:
+    """The tiles pushed when the blank visits ``cells`` in turn."""
     tiles = list(board.tiles)
     blank = board.blank
-    w = board.width
     out = []
-    for d in dirs:
-        dr, dc = STEPS[int(d)]
-        q = blank + dr * w + dc
+    for q in cells:
+        q = int(q)
         out.append(tiles[q])
         tiles[blank], tiles[q] = tiles[q], 0
         blank = q
