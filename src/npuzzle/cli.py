@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from .board import GOALS, Board
 from .errors import NPuzzleError
-from .notation import NOTATIONS, parse_position, parse_shape, read_positions
+from .notation import format_position, parse_position, parse_shape, read_positions
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -80,10 +80,18 @@ def _add_position_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--goal", choices=GOALS, default="standard", help="goal convention (default: standard)")
 
 
+def _position_texts(args: list[str]) -> list[str]:
+    """Positions from the command line. Bare tile numbers given as separate arguments
+    (``npuzzle solve 1 2 3 4 5 6 7 8 0``) are one position; anything else is one per argument."""
+    if len(args) >= 4 and all(a.isdigit() and len(a) <= 3 for a in args):
+        return [" ".join(args)]
+    return list(args)
+
+
 def _read_boards(args: argparse.Namespace) -> list[Board]:
     from .notation import parse_lines
 
-    boards = [parse_position(text, args.shape) for text in args.positions]
+    boards = [parse_position(text, args.shape) for text in _position_texts(args.positions)]
     for path in args.file:
         if path == "-":
             boards.extend(parse_lines(sys.stdin.read(), args.shape, source="<stdin>"))
@@ -135,10 +143,186 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
+# -- solve ------------------------------------------------------------------------------------
+
+
+def _add_solve(sub: argparse._SubParsersAction) -> None:
+    from .search import HEURISTICS, METHODS
+
+    p = sub.add_parser(
+        "solve",
+        help="solve positions (optimally by default) and print the verified solution",
+        description="Solve each position and print the board and the solution (tiles pushed and "
+        "letters). Every solution is replayed and checked before it is printed.",
+        epilog=NOTATION_HELP + """
+exit status: 0 solved, 1 bad input or unsolvable, 2 usage, 3 a limit was reached before a
+solution was found (the lower bound proven so far is printed), 130 interrupted (Ctrl-C).
+""",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_position_args(p)
+    p.add_argument("--method", choices=METHODS, default="auto",
+                   help="search method (default: auto, the best for the board)")
+    p.add_argument("--heuristic", choices=HEURISTICS, default="auto",
+                   help="lower bound: manhattan, lc (Manhattan + linear conflict); default auto")
+    p.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
+                   help="stop a search after this many seconds (wall clock), exit status 3")
+    p.add_argument("--max-nodes", type=_positive_int, metavar="N",
+                   help="stop a search after generating N nodes, exit status 3")
+    p.add_argument("--json", action="store_true", help="print one JSON object per position")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="report every iteration (threshold, nodes, CPU seconds) on stderr")
+
+
+def _print_iteration(it, final: bool) -> None:
+    state = "solution found" if final else "no solution"
+    print(f"  threshold {it.threshold}: {state}, {it.generated:,} nodes generated, "
+          f"{it.seconds:.3f} s CPU", file=sys.stderr, flush=True)
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .search import solve
+    from .search.limits import INTERRUPTED, Limit
+
+    limit = Limit(timeout=args.timeout, max_nodes=args.max_nodes)
+    boards = _read_boards(args)
+    status = EXIT_OK
+    for i, board in enumerate(boards):
+        if i and not args.json:
+            print()
+        reason = board.unsolvable_reason(args.goal)
+        if reason is not None:
+            print(f"npuzzle solve: {format_position(board)}: {reason}", file=sys.stderr)
+            status = max(status, EXIT_INPUT)
+            continue
+        if args.verbose:
+            print(f"solving {format_position(board)} ({board.height}x{board.width}, goal {args.goal}, "
+                  f"Manhattan distance {board.manhattan(args.goal)})", file=sys.stderr, flush=True)
+        solution = solve(board, method=args.method, heuristic=args.heuristic, limit=limit,
+                         goal=args.goal, on_iteration=_print_iteration if args.verbose else None)
+        if args.json:
+            print(json.dumps(solution.to_dict()), flush=True)
+        else:
+            _print_solution(solution)
+        if solution.status == INTERRUPTED:
+            return EXIT_INTERRUPTED
+        if not solution.solved:
+            status = max(status, EXIT_LIMIT)
+    return status
+
+
+def _print_solution(solution) -> None:
+    from .notation import format_moves
+
+    board = solution.board
+    print(f"{board.height}x{board.width} board, goal {solution.goal}:")
+    print("\n".join("  " + line for line in str(board).splitlines()))
+    st = solution.stats
+    how = f"{solution.method}, {solution.heuristic}; {st.generated:,} nodes generated, {st.seconds:.3f} s CPU"
+    if not solution.solved:
+        print(f"No solution yet: {solution.status} reached; every solution has at least "
+              f"{solution.lower_bound} moves ({how})")
+        return
+    kind = "optimal" if solution.optimal else "not proven optimal"
+    print(f"Solution: {solution.length} moves, {kind} ({how})")
+    if solution.note:
+        print(f"  {solution.note}")
+    style = "hex" if board.size <= 16 else "numbers"
+    print(f"  tiles pushed: {format_moves(solution.moves, style) or '(none: already solved)'}")
+    print(f"  letters:      {solution.letters or '(none)'}")
+
+
+# -- knuth ------------------------------------------------------------------------------------
+
+
+def _add_knuth(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "knuth",
+        help="Knuth's 15PUZZLE-KORF0/KORF1 programs, with their exact messages and output",
+        description="Run Knuth's 15PUZZLE-KORF1 (or KORF0) on a start position of 16 hex digits "
+        "(0 = blank, goal 123456789abcdef0), with the programs' own input checks, messages and "
+        "exit statuses, a ' ... no solution with H+K moves (T sec)' line after each failed round "
+        "(H happy moves: each brings its piece closer to home; K sad ones) and the pieces pushed, "
+        "in hex.",
+        epilog="exit status: 0 (also for an unreachable goal, as in Knuth's programs), "
+        "255 usage, 254 bad digit, 253 a digit used twice, 252 a digit missing",
+    )
+    p.add_argument("startposition", nargs="*", help="16 hex digits, e.g. bc9e80df3412a756")
+    p.add_argument("--program", choices=("korf0", "korf1"), default="korf1",
+                   help="which program to behave as (default korf1; they differ in move order "
+                   "and in their last line)")
+
+
+def _cmd_knuth(args: argparse.Namespace) -> int:
+    from . import knuth
+
+    return knuth.run(args.startposition, sys.stdout, sys.stderr, program=args.program)
+
+
+# -- bench, warmup ----------------------------------------------------------------------------
+
+
+def _add_bench(sub: argparse._SubParsersAction) -> None:
+    from .instances import BENCHMARK_SETS
+    from .search import HEURISTICS, METHODS
+
+    p = sub.add_parser(
+        "bench",
+        help="solve a benchmark set (Korf's 100, ...) and check every length and node count",
+        description="Solve the instances of a benchmark set, check every length against the "
+        "published optimum (and, for IDA* with the Manhattan distance, every node count against "
+        "Korf 1985), and print nodes and CPU seconds per instance and in total.",
+    )
+    p.add_argument("set", choices=BENCHMARK_SETS, help="korf100 (15-puzzle) or korf50 (24-puzzle)")
+    p.add_argument("--ids", help="instances to run, e.g. 1-10,12 (default: all)")
+    p.add_argument("--method", choices=METHODS, default="idastar")
+    p.add_argument("--heuristic", choices=HEURISTICS, default="manhattan")
+    p.add_argument("--timeout", type=_positive_float, metavar="SECONDS", help="limit per instance")
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from . import benchmark
+
+    try:
+        ids = benchmark.parse_ids(args.ids)
+    except ValueError:
+        raise NPuzzleError(f"bad --ids {args.ids!r}: write e.g. 1-10,12") from None
+    try:
+        rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout)
+    except ValueError as e:
+        raise NPuzzleError(str(e)) from None
+    if any(not r.solution.solved for r in rows):
+        return EXIT_LIMIT
+    return EXIT_OK if all(r.length_ok and r.nodes_ok is not False for r in rows) else EXIT_INPUT
+
+
+def _add_warmup(sub: argparse._SubParsersAction) -> None:
+    sub.add_parser(
+        "warmup",
+        help="compile the search kernels now (cached on disk), so later runs start at once",
+        description="Compile every numba kernel (or load it from numba's on-disk cache).",
+    )
+
+
+def _cmd_warmup(args: argparse.Namespace) -> int:
+    import time
+
+    from .search import warmup
+
+    start = time.perf_counter()
+    warmup()
+    print(f"kernels ready ({time.perf_counter() - start:.1f} s)")
+    return EXIT_OK
+
+
 # -- main -------------------------------------------------------------------------------------
 
 _COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], None], Callable[[argparse.Namespace], int]]] = {
+    "solve": (_add_solve, _cmd_solve),
     "check": (_add_check, _cmd_check),
+    "knuth": (_add_knuth, _cmd_knuth),
+    "bench": (_add_bench, _cmd_bench),
+    "warmup": (_add_warmup, _cmd_warmup),
 }
 
 

@@ -184,7 +184,8 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
         side = math.isqrt(len(numbers))
         if side * side != len(numbers) or side < 2:
             raise _fail(
-                f"cannot tell the shape of {len(numbers)} numbers: separate the rows with '/' "
+                f"cannot tell the shape of {len(numbers)} number{'s' if len(numbers) != 1 else ''}: "
+                "separate the rows with '/' "
                 "or give --shape HxW",
                 text,
             )

@@ -1,0 +1,91 @@
+"""Run a solver over a benchmark set and check every result against the published facts.
+
+Every length is compared with the published optimum, every solution has been replayed by the
+solver, and with the Manhattan distance and Korf's move order the node counts are compared with
+Korf's (recomputed) counts. CPU seconds are process time.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from .instances import Instance, benchmark_set
+from .search.limits import Limit, Solution
+
+
+@dataclass
+class Row:
+    instance: Instance
+    solution: Solution
+
+    @property
+    def length_ok(self) -> bool:
+        return self.solution.length == self.instance.optimal_length
+
+    @property
+    def nodes_ok(self) -> bool | None:
+        """Node count equal to the recomputed Korf count (only meaningful for IDA*/Manhattan)."""
+        if self.instance.recomputed_nodes is None:
+            return None
+        return self.solution.stats.generated == self.instance.recomputed_nodes
+
+
+def parse_ids(text: str | None) -> list[int] | None:
+    """``"1-10,12"`` -> ``[1, ..., 10, 12]``; ``None`` means all."""
+    if not text:
+        return None
+    ids: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if "-" in part:
+            lo, hi = part.split("-", 1)
+            ids.extend(range(int(lo), int(hi) + 1))
+        elif part:
+            ids.append(int(part))
+    return ids
+
+
+def run(
+    name: str,
+    ids: Iterable[int] | None,
+    *,
+    method: str = "idastar",
+    heuristic: str = "manhattan",
+    timeout: float | None = None,
+    out: TextIO = sys.stdout,
+) -> list[Row]:
+    """Solve the instances, print one line each and a total; return the rows."""
+    from .search import solve
+
+    instances = benchmark_set(name, list(ids) if ids is not None else None)
+    compare_nodes = method == "idastar" and heuristic == "manhattan"
+    out.write(f"# {name}: method {method}, heuristic {heuristic}, {len(instances)} instances\n")
+    out.write("# id  length  optimum  generated  CPU_s  Mnodes/s" + ("  korf_nodes\n" if compare_nodes else "\n"))
+    rows = []
+    for inst in instances:
+        sol = solve(inst.board, method=method, heuristic=heuristic, goal=inst.goal, limit=Limit(timeout=timeout))
+        row = Row(inst, sol)
+        rows.append(row)
+        st = sol.stats
+        rate = st.generated / st.seconds / 1e6 if st.seconds > 0 else 0.0
+        flag = "" if row.length_ok else "  LENGTH MISMATCH" if sol.solved else f"  {sol.status}"
+        extra = ""
+        if compare_nodes and row.nodes_ok is not None:
+            extra = f"  {inst.recomputed_nodes}" + ("" if row.nodes_ok else " NODE COUNT DIFFERS")
+        out.write(f"{inst.id:4d}  {sol.length if sol.solved else '-':>6}  {inst.optimal_length:7d}  "
+                  f"{st.generated:>11,}  {st.seconds:7.3f}  {rate:8.1f}{extra}{flag}\n")
+        out.flush()
+    total_nodes = sum(r.solution.stats.generated for r in rows)
+    total_cpu = sum(r.solution.stats.seconds for r in rows)
+    bad = sum(not r.length_ok for r in rows)
+    out.write(f"# total: {len(rows)} instances, {total_nodes:,} nodes generated, {total_cpu:.2f} s CPU, "
+              f"{total_nodes / total_cpu / 1e6 if total_cpu else 0:.1f} M nodes/s; "
+              f"{len(rows) - bad} lengths equal to the published optimum")
+    if compare_nodes:
+        same = sum(bool(r.nodes_ok) for r in rows)
+        out.write(f", {same} node counts equal to Korf's (recomputed)")
+    out.write("\n")
+    return rows

@@ -1,0 +1,129 @@
+"""The command line: output, JSON fields, exit statuses, and no traceback for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from npuzzle import Board
+from npuzzle.cli import main
+from npuzzle.notation import parse_position, parse_shape
+
+JSON_FIELDS = {"board", "goal", "moves", "letters", "length", "optimal", "status", "lower_bound",
+               "method", "heuristic", "stats"}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_solve_prints_board_and_verified_solution(capsys):
+    status, out, err = run(capsys, "solve", "8 6 7/2 5 4/3 0 1")
+    assert status == 0 and err == ""
+    assert "Solution: 31 moves, optimal" in out
+    letters = next(ln.split(":", 1)[1].strip() for ln in out.splitlines() if "letters:" in ln)
+    board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
+    assert board.apply(letters).is_goal()
+
+
+@pytest.mark.parametrize("goal", ["standard", "blank-first"])
+@pytest.mark.parametrize("position, shape", [("1 2 3/4 0 5", None), ("2 1 0 3 4 5", "3x2"),
+                                             ("1 2 3 4/5 6 0 7", None), ("4 1 2 5 8 3 0 6 7", None)])
+def test_solve_json_on_many_shapes(capsys, goal, position, shape):
+    argv = ["solve", position, "--json", "--goal", goal] + (["--shape", shape] if shape else [])
+    status, out, err = run(capsys, *argv)
+    board = parse_position(position, parse_shape(shape) if shape else None)
+    if not board.is_solvable(goal):
+        assert status == 1 and "unsolvable" in err
+        return
+    data = json.loads(out)
+    assert status == 0 and set(data) >= JSON_FIELDS and data["status"] == "solved" and data["optimal"]
+    assert data["stats"]["generated"] >= 1 and isinstance(data["stats"]["iterations"], list)
+    assert board.apply(data["moves"]).is_goal(goal)
+    assert board.letters(data["moves"]) == data["letters"]
+    assert data["length"] == len(data["moves"])
+
+
+def test_several_positions_and_files(capsys, tmp_path):
+    f = tmp_path / "positions.txt"
+    f.write_text("# two 3x3 positions\n1 2 3/4 5 6/7 0 8\n\n1 2 3/4 5 6/0 7 8  # two moves\n")
+    status, out, _ = run(capsys, "solve", "--file", str(f), "--json")
+    assert status == 0
+    assert [json.loads(line)["length"] for line in out.splitlines()] == [1, 2]
+
+
+def test_bare_numbers_make_one_position(capsys):
+    status, out, _ = run(capsys, "solve", "1", "2", "3", "4", "5", "6", "7", "0", "8", "--json")
+    assert status == 0 and json.loads(out)["moves"] == [8]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solve", "1 2 3/4 5 6/7 8 8"], "duplicate tile 8"),
+        (["solve", "1 2 3/4 5 6/7 8 9"], "tile 9 is out of range"),
+        (["solve", "1 2 3/4 5/6 7 0"], "ragged rows"),
+        (["solve", "1 2 3 4 5 0"], "cannot tell the shape"),
+        (["solve", "1 2 x/4 5 6/7 8 0"], "bad character 'x'"),
+        (["solve", "1 2 3/4 5 6/8 7 0"], "unsolvable for the standard goal"),
+        (["solve", "   "], "empty position"),
+        (["solve", "--file", "/nonexistent/positions.txt"], "no such file"),
+        (["check", "1 2 3 4 5 6 7 0", "--shape", "3x3"], "wrong count"),
+        (["solve"], "no position given"),
+    ],
+)
+def test_bad_input_exit_1_with_message(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 1
+    assert message in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["solve", "--shape", "3by3", "1"], ["frobnicate"], ["solve", "--timeout", "-1", "1"],
+                                  ["solve", "--method", "magic", "1"], []])
+def test_usage_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_limit_reached_exits_3_with_bound(capsys):
+    status, out, _ = run(capsys, "solve", "159d26ae37bf48c0", "--max-nodes", "50000", "--json")
+    assert status == 3
+    data = json.loads(out)
+    assert data["status"] == "node-limit" and data["moves"] == [] and data["length"] is None
+    assert 40 <= data["lower_bound"] <= 72
+
+
+def test_verbose_reports_iterations(capsys):
+    status, out, err = run(capsys, "solve", "5 1 3 4/2 6 7 8/9 10 11 12/0 13 14 15", "--heuristic", "manhattan", "-v")
+    assert status == 0
+    assert "threshold" in err and "solution found" in err
+
+
+def test_check(capsys):
+    status, out, _ = run(capsys, "check", "1 2 3/4 5 6/8 7 0", "--json")
+    data = json.loads(out)
+    assert status == 1 and data["solvable"] is False and "odd permutation" in data["reason"]
+    status, out, _ = run(capsys, "check", "159d26ae37bf48c0", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["solvable"] and data["manhattan"] == 40
+
+
+def test_bench_subset(capsys):
+    status, out, _ = run(capsys, "bench", "korf100", "--ids", "12,19")
+    assert status == 0
+    assert "2 node counts equal to Korf's" in out
+
+
+def test_help_explains_conventions():
+    result = subprocess.run([sys.executable, "-m", "npuzzle.cli", "solve", "--help"],
+                            capture_output=True, text=True, check=True)
+    assert "159d26ae37bf48c0" in result.stdout and "blank-first" in result.stdout
+    assert "L slides the tile right of the blank" in result.stdout
