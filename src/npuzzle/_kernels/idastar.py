@@ -10,7 +10,7 @@ Moves. ``succ_q[k]`` is the blank's next cell and ``succ_next[k]`` the row of mo
 there; a row lists the legal blank steps in the chosen move order, leaves out the step that
 undoes the one just made (so it is never generated) and ends with -1.
 
-Heuristics (``lc_mode``): 0 Manhattan distance, ``md[tile * n + cell]``. 1 and 2 add the linear
+Heuristics (``lc_mode``): 0 Manhattan distance, ``md[cell * n + tile]``. 1 and 2 add the linear
 conflict: in every row and column, the tiles that are in their goal line but must leave it to let
 the others pass (the number of such tiles minus their longest run in goal order), two moves
 each. Mode 1 keeps, for every row and column, a key ``sum(code(cell) * (L + 1) ** position)``
@@ -19,8 +19,8 @@ looks the line's conflicts up in ``rtab``/``ctab``; mode 2 (lines longer than 7)
 the two lines a move changes. Every move changes h by an odd amount, so f keeps the parity of
 the start's Manhattan distance.
 
-``ctl`` carries the loop's scalars between calls: 0 depth, 1 generated, 2 expanded, 3 smallest f
-above the bound seen so far.
+``ctl`` carries the loop's scalars between calls: 0 depth, 1 generated, 2 expanded, 3 the
+smallest amount by which a child's f exceeded the bound.
 """
 
 from __future__ import annotations
@@ -127,7 +127,11 @@ def ida_iteration(board, home, md, succ_q, succ_next, width, height, lc_mode, ro
     """Run the iteration with threshold ``bound`` until it is exhausted, finds the goal, or has
     generated ``budget`` more nodes. Returns EXHAUSTED, FOUND or SLICE_DONE; everything needed
     to resume is in the arrays and ``ctl``. ``row_of``/``col_of`` give each cell's row and column
-    (a lookup is much cheaper than a division in the inner loop)."""
+    (a lookup is much cheaper than a division in the inner loop).
+
+    The current node's move index ``k``, heuristic ``h`` and the largest child heuristic that
+    keeps f within the bound (``room``) live in locals; the stacks are touched only when a
+    child is entered or left. ``md`` is indexed ``cell * n + tile``."""
     n = width * height
     depth = ctl[0]
     generated = ctl[1]
@@ -135,11 +139,14 @@ def ida_iteration(board, home, md, succ_q, succ_next, width, height, lc_mode, ro
     min_over = ctl[3]
     stop_at = generated + budget
     blank = blanks[depth]
+    k = ks[depth]
+    h = hs[depth]
+    room = bound - depth - 1
+    here = blank * n
     seq = np.empty(max(width, height), np.int64)
     lis = np.empty(max(width, height), np.int64)
     status = EXHAUSTED
     while True:
-        k = ks[depth]
         q = succ_q[k]
         if q < 0:
             if depth == 0:
@@ -154,32 +161,39 @@ def ida_iteration(board, home, md, succ_q, succ_next, width, height, lc_mode, ro
             if lc_mode == 1:
                 _move_keys(t, p, blank, n, row_of, col_of, rc, cc, rowkey, colkey)
             blank = p
+            here = p * n
+            k = ks[depth]
+            h = hs[depth]
+            room += 1
             continue
         if generated >= stop_at:
             status = SLICE_DONE
             break
-        ks[depth] = k + 1
+        k += 1
         t = board[q]
         generated += 1
-        h = hs[depth] + md[t * n + blank] - md[t * n + q]
+        hc = h + md[here + t] - md[q * n + t]
         if lc_mode == 1:
-            h += 2 * _table_delta(t, q, blank, n, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey)
+            hc += 2 * _table_delta(t, q, blank, n, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey)
         elif lc_mode == 2:
-            h += 2 * _direct_delta(board, home, t, q, blank, width, height, seq, lis)
-        f = depth + 1 + h
-        if f > bound:
-            if f < min_over:
-                min_over = f
+            hc += 2 * _direct_delta(board, home, t, q, blank, width, height, seq, lis)
+        if hc > room:
+            if hc - room < min_over:
+                min_over = hc - room
             continue
         board[blank] = t
         board[q] = 0
         if lc_mode == 1:
             _move_keys(t, q, blank, n, row_of, col_of, rc, cc, rowkey, colkey)
+        ks[depth] = k
         depth += 1
         blank = q
+        here = q * n
         blanks[depth] = q
-        hs[depth] = h
-        ks[depth] = succ_next[k]
+        hs[depth] = hc
+        h = hc
+        room -= 1
+        k = succ_next[k - 1]
         expanded += 1
         if h == 0:
             at_goal = True
@@ -190,6 +204,7 @@ def ida_iteration(board, home, md, succ_q, succ_next, width, height, lc_mode, ro
             if at_goal:
                 status = FOUND
                 break
+    ks[depth] = k
     ctl[0] = depth
     ctl[1] = generated
     ctl[2] = expanded
@@ -261,7 +276,7 @@ def ida_lengths(boards, home, md, succ_q, succ_next, width, height, lc_mode, row
             if board[c] == 0:
                 blank = c
             else:
-                md0 += md[board[c] * n + c]
+                md0 += md[c * n + board[c]]
         h0 = md0
         if lc_mode != 0:
             h0 += 2 * linear_conflict(board, home, width, height)
@@ -290,5 +305,6 @@ def ida_lengths(boards, home, md, succ_q, succ_next, width, height, lc_mode, row
             if status == FOUND:
                 lengths[i] = ctl[0]
                 break
-            bound = ctl[3] + ((ctl[3] ^ md0) & 1)
+            nxt = bound + ctl[3]
+            bound = nxt + ((nxt ^ md0) & 1)
         nodes[i] = total

@@ -77,7 +77,7 @@ class Tables:
     """The arrays the kernel reads for one board shape and goal."""
 
     home: np.ndarray  # goal cell of each tile
-    md: np.ndarray  # md[tile * n + cell]: Manhattan distance of tile at cell
+    md: np.ndarray  # md[cell * n + tile]: Manhattan distance of tile at cell
     nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches in direction d, or -1
 
 
@@ -148,7 +148,7 @@ def tables(height: int, width: int, goal: Goal) -> Tables:
     for t in range(1, n):
         gr, gc = divmod(int(home[t]), width)
         for cell in range(n):
-            md[t * n + cell] = abs(cell // width - gr) + abs(cell % width - gc)
+            md[cell * n + t] = abs(cell // width - gr) + abs(cell % width - gc)
     nbr = np.full(n * 4, -1, dtype=np.int64)
     for cell in range(n):
         r, c = divmod(cell, width)
@@ -163,7 +163,7 @@ def initial_h(board: Board, t: Tables, heuristic: str) -> int:
     from .._kernels.idastar import linear_conflict
 
     n = board.size
-    h = int(sum(t.md[tile * n + cell] for cell, tile in enumerate(board.tiles) if tile))
+    h = int(sum(t.md[cell * n + tile] for cell, tile in enumerate(board.tiles) if tile))
     if heuristic == "lc":
         arr = np.array(board.tiles, dtype=np.int64)
         h += 2 * int(linear_conflict(arr, t.home, board.width, board.height))
@@ -288,7 +288,7 @@ def _run(
             return solved(board, goal, moves, optimal=True, stats=stats, method=method, heuristic=heuristic)
         if ctl[3] == big:
             raise AssertionError("IDA* exhausted a solvable position")
-        nxt = int(ctl[3])
+        nxt = bound + int(ctl[3])
         bound = nxt + ((nxt & 1) ^ parity)
 
 
