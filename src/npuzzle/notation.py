@@ -30,7 +30,8 @@ NOTATIONS: tuple[str, ...] = ("rows", "list", "hex", "grid")
 HEX_DIGITS = "0123456789abcdef"
 _ROW_SEPARATORS = re.compile(r"[/;\n]")
 _NUMBER_SEPARATORS = re.compile(r"[,\s]+")
-_SHAPE = re.compile(r"^\s*(\d+)\s*[xX×*]\s*(\d+)\s*$")
+_SHAPE = re.compile(r"^\s*0*(\d{1,9})\s*[xX×*]\s*0*(\d{1,9})\s*$")
+_MAX_DIGITS = 18  # no board has 10**18 cells
 
 
 def _quote(text: str, limit: int = 80) -> str:
@@ -41,6 +42,12 @@ def _quote(text: str, limit: int = 80) -> str:
 
 def _fail(problem: str, text: str) -> InvalidBoardError:
     return InvalidBoardError(f"{problem} in {_quote(text)}")
+
+
+def _too_big(token: str) -> bool:
+    """Whether a run of digits is beyond any tile number (and beyond what ``int()`` reads:
+    Python refuses strings of more than 4300 digits with a bare ``ValueError``)."""
+    return len(token.lstrip("0")) > _MAX_DIGITS
 
 
 # -- shapes -----------------------------------------------------------------------------------
@@ -157,6 +164,8 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
             if not token.isdigit() or not token.isascii():
                 bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
                 raise _fail(f"bad character {bad!r} (in {token!r}); tiles are whole numbers, 0 = blank", text)
+            if _too_big(token):
+                raise _fail(f"tile {_quote(token, 24)} is out of range", text)
             row.append(int(token))
         rows.append(row)
     if not rows:
@@ -293,9 +302,9 @@ def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direc
     for token in _NUMBER_SEPARATORS.split(s):
         if not token:
             continue
-        if not token.isdigit() or not token.isascii():
+        if not token.isdigit() or not token.isascii() or _too_big(token):
             raise IllegalMoveError(
-                f"bad move {token!r} in {_quote(text)}: give tile numbers or the letters U, D, L, R"
+                f"bad move {_quote(token, 24)} in {_quote(text)}: give tile numbers or the letters U, D, L, R"
             )
         tiles.append(int(token))
     return tiles
