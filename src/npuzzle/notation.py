@@ -284,20 +284,24 @@ def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direc
     direction each pushed tile slides), or, for boards of at most 16 cells, a run of hex digits
     with no separators, one tile per digit (``fb37``, as Knuth prints solutions).
 
+    With such a board a run of hex digits is tiles unless it is all capital ``D``: ``d`` pushes
+    tile 13 (as ``format_moves(..., "hex")`` writes it), ``D`` slides a tile down.
+
     >>> parse_moves("R D L")
     [<Direction.R: 'R'>, <Direction.D: 'D'>, <Direction.L: 'L'>]
-    >>> parse_moves("fb3", Board.goal(4, 4))
-    [15, 11, 3]
+    >>> parse_moves("fb3d", Board.goal(4, 4))
+    [15, 11, 3, 13]
     """
     s = text.strip()
     if not s:
         return []
+    separated = re.search(r"[,\s]", s) is not None
+    hex_board = board is not None and board.size <= 16
+    if not separated and hex_board and re.fullmatch(r"[0-9a-fA-F]+", s) and not re.fullmatch("D+", s):
+        return [int(ch, 16) for ch in s]
     compact = re.sub(r"\s+", "", s)
     if re.fullmatch(r"[UDLRudlr]+", compact):
         return [Direction(ch.upper()) for ch in compact]
-    separated = re.search(r"[,\s]", s) is not None
-    if not separated and board is not None and board.size <= 16 and re.fullmatch(r"[0-9a-fA-F]+", s):
-        return [int(ch, 16) for ch in s]
     tiles = []
     for token in _NUMBER_SEPARATORS.split(s):
         if not token:
