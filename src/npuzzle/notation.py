@@ -129,7 +129,7 @@ def parse_position(text: str, shape: tuple[int, int] | None = None) -> Board:
         raise InvalidBoardError(f"a position must be text, not {type(text).__name__}")
     s = text.strip()
     if not s:
-        raise InvalidBoardError("empty position: nothing to read")
+        raise _fail("empty position: nothing to read", text)
     if _looks_compact(s, shape):
         return _parse_hex_digits(s, shape, text)
     return parse_numbers(text, shape)
@@ -169,7 +169,7 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
             row.append(int(token))
         rows.append(row)
     if not rows:
-        raise InvalidBoardError("empty position: nothing to read")
+        raise _fail("empty position: nothing to read", text)
     numbers = [n for row in rows for n in row]
     if len(rows) > 1:
         width = len(rows[0])
