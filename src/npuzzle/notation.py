@@ -284,8 +284,9 @@ def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direc
     direction each pushed tile slides), or, for boards of at most 16 cells, a run of hex digits
     with no separators, one tile per digit (``fb37``, as Knuth prints solutions).
 
-    With such a board a run of hex digits is tiles unless it is all capital ``D``: ``d`` pushes
-    tile 13 (as ``format_moves(..., "hex")`` writes it), ``D`` slides a tile down.
+    A run is read as hex only if every digit names a tile of the board (so ``10`` is tile ten:
+    there is no tile 0 to push) and it is not all capital ``D``: on a 4x4 board ``d`` pushes tile
+    13, as ``format_moves(..., "hex")`` writes it, while ``D`` slides a tile down.
 
     >>> parse_moves("R D L")
     [<Direction.R: 'R'>, <Direction.D: 'D'>, <Direction.L: 'L'>]
@@ -296,9 +297,10 @@ def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direc
     if not s:
         return []
     separated = re.search(r"[,\s]", s) is not None
-    hex_board = board is not None and board.size <= 16
-    if not separated and hex_board and re.fullmatch(r"[0-9a-fA-F]+", s) and not re.fullmatch("D+", s):
-        return [int(ch, 16) for ch in s]
+    if not separated and board is not None and board.size <= 16 and re.fullmatch(r"[0-9a-fA-F]+", s):
+        digits = [int(ch, 16) for ch in s]
+        if all(0 < t < board.size for t in digits) and not re.fullmatch("D+", s):
+            return digits
     compact = re.sub(r"\s+", "", s)
     if re.fullmatch(r"[UDLRudlr]+", compact):
         return [Direction(ch.upper()) for ch in compact]
