@@ -14,7 +14,7 @@ from naive import bfs_distances, blank_neighbours, goal_tuple, naive_manhattan, 
 from strategies import GOALS, SHAPES, boards, checked, walks
 
 from npuzzle import Board, Direction, IllegalMoveError, InvalidBoardError, UnsolvableError
-from npuzzle.board import goal_tiles
+from npuzzle.board import goal_tiles, permutation_problem
 
 SWAPPED_LETTER = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
@@ -44,11 +44,10 @@ def test_invalid_boards_are_rejected_naming_the_problem(height, width, tiles, pr
 
 
 def test_missing_tile_is_named():
-    # Out of range is found first, so a missing tile shows up only through a duplicate.
+    # With the count right, a missing tile implies a duplicate or an out-of-range one, which are
+    # named first; the check on its own names the gap.
     with pytest.raises(InvalidBoardError, match="appears twice"):
         Board(2, 2, (1, 1, 2, 3))
-    from npuzzle.board import permutation_problem
-
     assert permutation_problem((3, 1, 0), 4) == "tile 2 is missing"
 
 
