@@ -132,6 +132,16 @@ class Board:
         """
         return cls(height, width, goal_tiles(height * width, goal))
 
+    def _derived(self, tiles: tuple[int, ...]) -> Board:
+        """A board of this shape whose ``tiles`` are known to be valid (a move or a symmetry of
+        this board's), built without re-checking them: on big boards the check dominates a move."""
+        board = object.__new__(Board)
+        object.__setattr__(board, "height", self.height)
+        object.__setattr__(board, "width", self.width)
+        object.__setattr__(board, "tiles", tiles)
+        object.__setattr__(board, "_blank", tiles.index(0))
+        return board
+
     # -- basic facts --------------------------------------------------------------------------
 
     @property
@@ -208,7 +218,7 @@ class Board:
         q = self.tiles.index(tile)
         tiles = list(self.tiles)
         tiles[self._blank], tiles[q] = tile, 0
-        return Board(self.height, self.width, tuple(tiles))
+        return self._derived(tuple(tiles))
 
     def push(self, direction: Direction | str) -> Board:
         """Slide the tile that moves in ``direction`` (a ``Direction`` or one of ``"UDLR"``)."""
@@ -241,7 +251,7 @@ class Board:
                 q = r * w + c
             tiles[blank], tiles[q] = tiles[q], 0
             blank = q
-        return Board(h, w, tuple(tiles))
+        return self._derived(tuple(tiles))
 
     def letters(self, moves: Sequence[int]) -> str:
         """The moves (tiles pushed, starting from this board) as a string of ``UDLR`` letters."""
@@ -285,7 +295,7 @@ class Board:
         True
         """
         n = self.size
-        return Board(self.height, self.width, tuple(0 if t == 0 else n - t for t in reversed(self.tiles)))
+        return self._derived(tuple(0 if t == 0 else n - t for t in reversed(self.tiles)))
 
     def manhattan(self, goal: Goal = "standard") -> int:
         """Sum over the tiles (not the blank) of their row and column distance to their goal cell."""
@@ -299,22 +309,14 @@ class Board:
         return total
 
     def permutation_parity(self, goal: Goal = "standard") -> int:
-        """Parity (0 even, 1 odd) of the permutation, blank included, taking the goal to this board."""
-        check_goal(goal)
-        n = self.size
-        target = [goal_cell(t, n, goal) for t in self.tiles]
-        seen = bytearray(n)
-        parity = 0
-        for start in range(n):
-            if not seen[start]:
-                length = 0
-                cell = start
-                while not seen[cell]:
-                    seen[cell] = 1
-                    cell = target[cell]
-                    length += 1
-                parity ^= (length - 1) & 1
-        return parity
+        """Parity (0 even, 1 odd) of the permutation, blank included, taking the goal to this board.
+
+        That permutation sends each cell to the goal cell of its tile: the tiles read as a
+        permutation of 0..N-1, followed by the goal's labelling (the identity for blank-first; for
+        the standard goal t -> t-1, 0 -> N-1, one cycle of length N, of parity N - 1).
+        """
+        labelling = 0 if check_goal(goal) == "blank-first" else (self.size - 1) & 1
+        return (_parity(self.tiles) + labelling) & 1
 
     def blank_distance(self, goal: Goal = "standard") -> int:
         """Row plus column distance of the blank to its goal cell."""
@@ -365,6 +367,21 @@ def permutation_problem(tiles: Sequence[int], size: int) -> str | None:
     if missing >= 0:
         return f"tile {missing} is missing"
     return None
+
+
+def _parity(perm: Sequence[int]) -> int:
+    """Parity of a permutation of 0..n-1: n minus its number of cycles, mod 2."""
+    todo = list(perm)
+    cycles = 0
+    for start in range(len(todo)):
+        x = todo[start]
+        if x < 0:
+            continue
+        cycles += 1
+        todo[start] = -1
+        while x != start:
+            todo[x], x = -1, todo[x]
+    return (len(todo) - cycles) & 1
 
 
 def _as_direction(value: Direction | str) -> Direction:

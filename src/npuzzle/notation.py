@@ -30,7 +30,8 @@ NOTATIONS: tuple[str, ...] = ("rows", "list", "hex", "grid")
 HEX_DIGITS = "0123456789abcdef"
 _ROW_SEPARATORS = re.compile(r"[/;\n]")
 _NUMBER_SEPARATORS = re.compile(r"[,\s]+")
-_SHAPE = re.compile(r"^\s*(\d+)\s*[xX×*]\s*(\d+)\s*$")
+_SHAPE = re.compile(r"^\s*0*(\d{1,9})\s*[xX×*]\s*0*(\d{1,9})\s*$")
+_MAX_DIGITS = 18  # no board has 10**18 cells
 
 
 def _quote(text: str, limit: int = 80) -> str:
@@ -41,6 +42,12 @@ def _quote(text: str, limit: int = 80) -> str:
 
 def _fail(problem: str, text: str) -> InvalidBoardError:
     return InvalidBoardError(f"{problem} in {_quote(text)}")
+
+
+def _too_big(token: str) -> bool:
+    """Whether a run of digits is beyond any tile number (and beyond what ``int()`` reads:
+    Python refuses strings of more than 4300 digits with a bare ``ValueError``)."""
+    return len(token.lstrip("0")) > _MAX_DIGITS
 
 
 # -- shapes -----------------------------------------------------------------------------------
@@ -122,7 +129,7 @@ def parse_position(text: str, shape: tuple[int, int] | None = None) -> Board:
         raise InvalidBoardError(f"a position must be text, not {type(text).__name__}")
     s = text.strip()
     if not s:
-        raise InvalidBoardError("empty position: nothing to read")
+        raise _fail("empty position: nothing to read", text)
     if _looks_compact(s, shape):
         return _parse_hex_digits(s, shape, text)
     return parse_numbers(text, shape)
@@ -157,10 +164,12 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
             if not token.isdigit() or not token.isascii():
                 bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
                 raise _fail(f"bad character {bad!r} (in {token!r}); tiles are whole numbers, 0 = blank", text)
+            if _too_big(token):
+                raise _fail(f"tile {_quote(token, 24)} is out of range", text)
             row.append(int(token))
         rows.append(row)
     if not rows:
-        raise InvalidBoardError("empty position: nothing to read")
+        raise _fail("empty position: nothing to read", text)
     numbers = [n for row in rows for n in row]
     if len(rows) > 1:
         width = len(rows[0])
@@ -276,27 +285,33 @@ def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direc
     direction each pushed tile slides), or, for boards of at most 16 cells, a run of hex digits
     with no separators, one tile per digit (``fb37``, as Knuth prints solutions).
 
+    A run is read as hex only if every digit names a tile of the board (so ``10`` is tile ten:
+    there is no tile 0 to push) and it is not all capital ``D``: on a 4x4 board ``d`` pushes tile
+    13, as ``format_moves(..., "hex")`` writes it, while ``D`` slides a tile down.
+
     >>> parse_moves("R D L")
     [<Direction.R: 'R'>, <Direction.D: 'D'>, <Direction.L: 'L'>]
-    >>> parse_moves("fb3", Board.goal(4, 4))
-    [15, 11, 3]
+    >>> parse_moves("fb3d", Board.goal(4, 4))
+    [15, 11, 3, 13]
     """
     s = text.strip()
     if not s:
         return []
+    separated = re.search(r"[,\s]", s) is not None
+    if not separated and board is not None and board.size <= 16 and re.fullmatch(r"[0-9a-fA-F]+", s):
+        digits = [int(ch, 16) for ch in s]
+        if all(0 < t < board.size for t in digits) and not re.fullmatch("D+", s):
+            return digits
     compact = re.sub(r"\s+", "", s)
     if re.fullmatch(r"[UDLRudlr]+", compact):
         return [Direction(ch.upper()) for ch in compact]
-    separated = re.search(r"[,\s]", s) is not None
-    if not separated and board is not None and board.size <= 16 and re.fullmatch(r"[0-9a-fA-F]+", s):
-        return [int(ch, 16) for ch in s]
     tiles = []
     for token in _NUMBER_SEPARATORS.split(s):
         if not token:
             continue
-        if not token.isdigit() or not token.isascii():
+        if not token.isdigit() or not token.isascii() or _too_big(token):
             raise IllegalMoveError(
-                f"bad move {token!r} in {_quote(text)}: give tile numbers or the letters U, D, L, R"
+                f"bad move {_quote(token, 24)} in {_quote(text)}: give tile numbers or the letters U, D, L, R"
             )
         tiles.append(int(token))
     return tiles

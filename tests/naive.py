@@ -1,0 +1,173 @@
+"""Slow, obviously right reference versions of what npuzzle computes fast.
+
+Everything here works on plain tuples (row-major, 0 = blank) and shares no code with the package
+beyond reading a ``Board``'s fields, so a test comparing the two compares independent work.
+
+Goal conventions: ``"standard"`` is 1 2 ... N-1 then the blank; ``"blank-first"`` is 0 1 ... N-1.
+
+Blank steps. The search helpers here name the direction the *blank* moves: ``"U"`` means the
+blank moves up (the tile above it slides down). This is the opposite of ``npuzzle.Direction``,
+whose letters name the direction the pushed tile slides; it matches how Korf states his move
+order (blank up, left, right, down).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from functools import lru_cache
+
+BLANK_STEPS: dict[str, tuple[int, int]] = {"U": (-1, 0), "L": (0, -1), "R": (0, 1), "D": (1, 0)}
+OPPOSITE_STEP = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+def goal_tuple(height: int, width: int, goal: str = "standard") -> tuple[int, ...]:
+    n = height * width
+    if goal == "standard":
+        return tuple(range(1, n)) + (0,)
+    if goal == "blank-first":
+        return tuple(range(n))
+    raise ValueError(f"unknown goal {goal!r}")
+
+
+@lru_cache(maxsize=None)
+def goal_cells(height: int, width: int, goal: str = "standard") -> dict[int, int]:
+    """The goal cell of each tile."""
+    return {t: cell for cell, t in enumerate(goal_tuple(height, width, goal))}
+
+
+def blank_neighbours(state: tuple[int, ...], height: int, width: int) -> list[tuple[int, ...]]:
+    """Every state one move away: the blank swapped with each orthogonal neighbour."""
+    blank = state.index(0)
+    r, c = divmod(blank, width)
+    out = []
+    for dr, dc in BLANK_STEPS.values():
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < height and 0 <= cc < width:
+            cells = list(state)
+            q = rr * width + cc
+            cells[blank], cells[q] = cells[q], 0
+            out.append(tuple(cells))
+    return out
+
+
+@lru_cache(maxsize=None)
+def bfs_distances(height: int, width: int, goal: str = "standard") -> dict[tuple[int, ...], int]:
+    """Distance to the goal of every state that reaches it, by breadth-first search from the goal.
+
+    Cached for the test session: callers must not modify the returned dict.
+    """
+    start = goal_tuple(height, width, goal)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        d = dist[state] + 1
+        for nxt in blank_neighbours(state, height, width):
+            if nxt not in dist:
+                dist[nxt] = d
+                queue.append(nxt)
+    return dist
+
+
+def naive_manhattan(tiles: tuple[int, ...], width: int, goal: str = "standard") -> int:
+    """Sum over the tiles (not the blank) of |row - goal row| + |column - goal column|."""
+    home = goal_cells(len(tiles) // width, width, goal)
+    total = 0
+    for cell, t in enumerate(tiles):
+        if t:
+            total += abs(cell // width - home[t] // width) + abs(cell % width - home[t] % width)
+    return total
+
+
+def inversions(tiles: tuple[int, ...], goal_order: tuple[int, ...]) -> int:
+    """Pairs of tiles (blank left out) that appear in the opposite order to the goal's."""
+    rank = {t: i for i, t in enumerate(goal_order)}
+    seq = [rank[t] for t in tiles if t]
+    return sum(1 for i in range(len(seq)) for j in range(i + 1, len(seq)) if seq[i] > seq[j])
+
+
+def naive_solvable(tiles: tuple[int, ...], height: int, width: int, goal: str = "standard") -> bool:
+    """The classic inversion rule, for either goal.
+
+    Read the tiles row by row, leaving the blank out. A horizontal move keeps that sequence; a
+    vertical move carries one tile past the width - 1 others of a row, changing the inversion
+    count by an amount of the parity of width - 1, and moves the blank one row. So for odd width
+    the inversion parity never changes; for even width the inversion parity plus the blank's row
+    distance from its goal row never changes. At the goal both are 0.
+    """
+    target = goal_tuple(height, width, goal)
+    count = inversions(tiles, target)
+    if width % 2 == 1:
+        return count % 2 == 0
+    row_gap = abs(tiles.index(0) // width - target.index(0) // width)
+    return (count + row_gap) % 2 == 0
+
+
+def naive_idastar(
+    board, goal: str = "standard", order: tuple[str, ...] = ("U", "L", "R", "D")
+) -> tuple[int, int]:
+    """IDA* with the Manhattan distance: ``(optimal length, nodes generated)``.
+
+    ``board`` is anything with ``height``, ``width`` and ``tiles`` (a ``Board``). ``order`` gives
+    the *blank* steps in the order they are tried (see the module docstring): Korf's is up, left,
+    right, down.
+
+    Counting, as Korf (1985) counts "nodes generated":
+
+    * every child produced counts 1, in every iteration;
+    * the child that would undo the move just made is never produced;
+    * the goal test is made when a child is produced, and the search stops at once;
+    * the root counts 1, once for the whole search (not once per iteration).
+
+    So a position already at the goal gives ``(0, 1)``. The first threshold is the root's
+    Manhattan distance; each next one is the smallest f = g + h that exceeded the last, rounded up
+    to the parity of the solution length (the parity of the root's h, which a move keeps in f).
+    """
+    height, width, tiles = board.height, board.width, tuple(board.tiles)
+    if not naive_solvable(tiles, height, width, goal):
+        raise ValueError(f"{tiles} cannot reach the {goal} goal")
+    target = goal_tuple(height, width, goal)
+    if tiles == target:
+        return 0, 1
+
+    def h(state: tuple[int, ...]) -> int:
+        return naive_manhattan(state, width, goal)
+
+    generated = 1  # the root
+    threshold = h(tiles)
+    parity = threshold % 2
+
+    def search(state: tuple[int, ...], g: int, last: str | None) -> int | None:
+        """Length of a solution through ``state`` within the threshold, else None."""
+        nonlocal generated, next_threshold
+        blank = state.index(0)
+        r, c = divmod(blank, width)
+        for step in order:
+            if last is not None and step == OPPOSITE_STEP[last]:
+                continue
+            dr, dc = BLANK_STEPS[step]
+            if not (0 <= r + dr < height and 0 <= c + dc < width):
+                continue
+            q = (r + dr) * width + (c + dc)
+            cells = list(state)
+            cells[blank], cells[q] = cells[q], 0
+            child = tuple(cells)
+            generated += 1
+            if child == target:
+                return g + 1
+            f = g + 1 + h(child)
+            if f > threshold:
+                next_threshold = min(next_threshold, f)
+                continue
+            found = search(child, g + 1, step)
+            if found is not None:
+                return found
+        return None
+
+    while True:
+        next_threshold = math.inf
+        length = search(tiles, 0, None)
+        if length is not None:
+            return length, generated
+        threshold = next_threshold + (next_threshold - parity) % 2
