@@ -81,24 +81,37 @@ class Tables:
     nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches in direction d, or -1
 
 
-def successors(t: Tables, n: int, order: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Move rows for the kernel: row ``(cell * 5 + prev + 1) * 5`` lists, for the blank at
-    ``cell`` after a step in direction ``prev`` (-1 at the root), the cells it may step to next
-    (``succ_q``, legal and not undoing ``prev``, ending with -1) and, for each, the row to use
-    from there (``succ_next``). Returns both and the root row for a blank at ``cell`` 0."""
-    succ_q = np.full(n * 25, -1, dtype=np.int64)
-    succ_next = np.zeros(n * 25, dtype=np.int64)
+@dataclass(frozen=True)
+class Moves:
+    """The kernel's move rows for one shape, goal and move order (see ``_kernels.idastar``).
+
+    Row ``(cell * 5 + prev + 1) * 5`` lists, for the blank at ``cell`` after a step in direction
+    ``prev`` (-1 at the root), the cells it may step to next (``succ_q``: legal, not undoing
+    ``prev``, ending with NONE) and for each the row to use from there (``succ_next``).
+    ``dmd[k * n + tile]`` is the change of Manhattan distance when ``tile`` makes move ``k``."""
+
+    succ_q: np.ndarray
+    succ_next: np.ndarray
+    dmd: np.ndarray
+
+
+def moves_for(t: Tables, n: int, order: np.ndarray) -> Moves:
+    from .._kernels.idastar import NONE
+
+    succ_q = np.full(n * 25, NONE, dtype=np.uint64)
+    succ_next = np.zeros(n * 25, dtype=np.uint64)
+    dmd = np.zeros(n * 25 * n, dtype=np.int64)
     for cell in range(n):
         for prev in range(-1, 4):
-            base = (cell * 5 + prev + 1) * 5
-            k = base
+            k = (cell * 5 + prev + 1) * 5
             for d in order[prev + 1]:
                 q = int(t.nbr[cell * 4 + d]) if d >= 0 else -1
                 if q >= 0:
                     succ_q[k] = q
                     succ_next[k] = (q * 5 + int(d) + 1) * 5
+                    dmd[k * n : (k + 1) * n] = t.md[cell * n : (cell + 1) * n] - t.md[q * n : (q + 1) * n]
                     k += 1
-    return succ_q, succ_next, 0
+    return Moves(succ_q, succ_next, dmd)
 
 
 def root_row(cell: int) -> int:
@@ -121,13 +134,13 @@ def line_tables(height: int, width: int, t: Tables, use_lc: bool) -> LineTables:
 
     n = height * width
     empty8 = np.zeros(1, np.int8)
-    empty = np.zeros(1, np.int64)
+    empty = np.zeros(1, np.uint64)
     if not use_lc:
         return LineTables(0, empty, empty, empty8, empty8)
     if max(height, width) > MAX_TABLE_LINE:
         return LineTables(2, empty, empty, empty8, empty8)
-    rc = np.zeros(n * n, np.int64)
-    cc = np.zeros(n * n, np.int64)
+    rc = np.zeros(n * n, np.uint64)
+    cc = np.zeros(n * n, np.uint64)
     for tile in range(1, n):
         gr, gc = divmod(int(t.home[tile]), width)
         for cell in range(n):
@@ -229,27 +242,26 @@ def _run(
         stats.seconds = clock.cpu()
         return solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
 
-    from .._kernels.idastar import EXHAUSTED, FOUND, ida_iteration, line_keys
+    from .._kernels.idastar import EXHAUSTED, FOUND, ITERATION, line_keys
 
     t = tables(board.height, board.width, goal)
     h0 = initial_h(board, t, heuristic)
     parity = board.manhattan(goal) & 1
     bound = h0 + ((h0 & 1) ^ parity)
     n, w, h = board.size, board.width, board.height
-    cells = np.array(board.tiles, dtype=np.int64)
+    cells = np.array(board.tiles, dtype=np.uint64)
     lt = line_tables(h, w, t, heuristic == "lc")
-    rowkey = np.zeros(h, np.int64)
-    colkey = np.zeros(w, np.int64)
+    row_of, col_of = _rows_cols(h, w)
+    rowkey = np.zeros(h, np.uint64)
+    colkey = np.zeros(w, np.uint64)
     if lt.mode == 1:
-        line_keys(cells, lt.rc, lt.cc, w, h, rowkey, colkey)
-    succ_q, succ_next, _ = successors(t, n, ORDERS[order])
-    row_of = np.arange(n, dtype=np.int64) // w
-    col_of = np.arange(n, dtype=np.int64) % w
+        line_keys(cells, lt.rc, lt.cc, n, row_of, col_of, rowkey, colkey)
+    mv = moves_for(t, n, ORDERS[order])
     big = np.iinfo(np.int64).max
     while True:
-        blanks = np.zeros(bound + 2, np.int64)
+        blanks = np.zeros(bound + 2, np.uint64)
         blanks[0] = board.blank
-        ks = np.zeros(bound + 2, np.int64)
+        ks = np.zeros(bound + 2, np.uint64)
         ks[0] = root_row(board.blank)
         hs = np.zeros(bound + 2, np.int64)
         hs[0] = h0
@@ -268,8 +280,8 @@ def _run(
                 if clock.expired():
                     stop = TIMEOUT
                     break
-                status = ida_iteration(
-                    cells, t.home, t.md, succ_q, succ_next, w, h, lt.mode, row_of, col_of,
+                status = ITERATION[lt.mode](
+                    cells, t.home, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
                     lt.rc, lt.cc, lt.rtab, lt.ctab, rowkey, colkey, bound, blanks, ks, hs, ctl, budget,
                 )
         except KeyboardInterrupt:
@@ -305,19 +317,24 @@ def optimal_lengths(
         raise InvalidBoardError("optimal_lengths needs boards of one shape")
     for b in boards:
         b.require_solvable(goal)
-    from .._kernels.idastar import ida_lengths
+    from .._kernels.idastar import LENGTHS
 
     n = h * w
     t = tables(h, w, goal)
     lt = line_tables(h, w, t, heuristic == "lc")
-    succ_q, succ_next, _ = successors(t, n, ORDERS[order])
-    cells = np.array([b.tiles for b in boards], dtype=np.int64)
+    mv = moves_for(t, n, ORDERS[order])
+    row_of, col_of = _rows_cols(h, w)
+    cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
     nodes = np.zeros(len(boards), np.int64)
-    ida_lengths(cells, t.home, t.md, succ_q, succ_next, w, h, lt.mode,
-                np.arange(n, dtype=np.int64) // w, np.arange(n, dtype=np.int64) % w,
-                lt.rc, lt.cc, lt.rtab, lt.ctab, lengths, nodes)
+    LENGTHS[lt.mode](cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
+                     lt.rc, lt.cc, lt.rtab, lt.ctab, lengths, nodes)
     return lengths.tolist(), nodes.tolist()
+
+
+def _rows_cols(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    cells = np.arange(height * width, dtype=np.uint64)
+    return cells // np.uint64(width), cells % np.uint64(width)
 
 
 def _tiles_pushed(board: Board, cells: np.ndarray) -> tuple[int, ...]:
