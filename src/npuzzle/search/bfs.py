@@ -57,11 +57,11 @@ class Space:
         return self.height * self.width
 
 
-def _check_shape(height: int, width: int, limit: int) -> None:
+def _check_shape(height: int, width: int, limit: int, what: str) -> None:
     Board.goal(height, width)  # validates the shape itself
     if height * width > limit:
         raise InvalidBoardError(
-            f"a {height}x{width} board has {height * width} cells; this needs at most {limit}"
+            f"a {height}x{width} board has {height * width} cells; {what} handles at most {limit}"
         )
 
 
@@ -161,7 +161,7 @@ def distance_table(
 
     A saved table is loaded (memory-mapped) instead of searching; ``save=True`` stores a new one.
     """
-    _check_shape(height, width, MAX_CELLS)
+    _check_shape(height, width, MAX_CELLS, "the exhaustive search")
     blank = goal_blank(height, width, goal, blank_cell)
     key = _key(height, width, blank)
     if store.has_table(key):
@@ -190,7 +190,7 @@ def distribution(
 
     Read from a saved table when there is one; otherwise a full search (saved if ``save``).
     """
-    _check_shape(height, width, MAX_CELLS)
+    _check_shape(height, width, MAX_CELLS, "the exhaustive search")
     blank = goal_blank(height, width, goal, blank_cell)
     key = _key(height, width, blank)
     if store.has_table(key):
@@ -270,7 +270,7 @@ def happy_count(
     are disjoint (they differ in Manhattan distance), so each is deduplicated on its own by
     sorting the packed 64-bit positions.
     """
-    _check_shape(height, width, MAX_HAPPY_CELLS)
+    _check_shape(height, width, MAX_HAPPY_CELLS, "the happy-move search")
     from .._kernels.bfs import happy_expand, unique_sorted
 
     n = height * width
