@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -99,7 +100,9 @@ def goal_board(height: int, width: int, blank: int) -> Board:
     return Board(height, width, tuple(tiles))
 
 
+@lru_cache(maxsize=32)
 def space(height: int, width: int, blank: int) -> Space:
+    """The ranking tables for a shape and goal blank cell (cached; never modified)."""
     n = height * width
     m = n - 1
     fact_half = np.array([math.factorial(m - 1 - i) // 2 for i in range(max(m - 2, 1))], dtype=np.int64)
