@@ -22,6 +22,7 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -151,6 +152,32 @@ def run_bfs(sp: Space, progress: bool = True) -> tuple[np.ndarray, list[int]]:
     return table, counts
 
 
+def _full_search(
+    height: int, width: int, goal: Goal, blank_cell: BlankCell, save: bool, progress: bool
+) -> tuple[np.ndarray, list[int]]:
+    """The 2-bit table and the distribution: from the store if saved there, else by ``run_bfs``."""
+    _check_shape(height, width, MAX_CELLS, "the exhaustive search")
+    blank = goal_blank(height, width, goal, blank_cell)
+    key = _key(height, width, blank)
+    if store.has_table(key):
+        saved = store.load_table(key)
+        counts = saved.meta.get("distribution")
+        if not (isinstance(counts, list) and all(isinstance(c, int) for c in counts)):
+            raise TableFormatError(f"table file {saved.path}: no distribution in its header")
+        return saved.data, counts
+    table, counts = run_bfs(space(height, width, blank), progress)
+    if save:
+        save_distance_table(height, width, blank, table, counts)
+    return table, counts
+
+
+def save_distance_table(height: int, width: int, blank: int, table: np.ndarray, counts: list[int]) -> Path:
+    """Store a table made by ``run_bfs``, with its distribution in the header's meta."""
+    meta = {"encoding": "2-bit distance mod 3, 3 = unreachable; index = rank * cells + blank",
+            "states": sum(counts), "distribution": counts}
+    return store.save_table(_key(height, width, blank), table, meta)
+
+
 def distance_table(
     height: int,
     width: int,
@@ -164,20 +191,7 @@ def distance_table(
 
     A saved table is loaded (memory-mapped) instead of searching; ``save=True`` stores a new one.
     """
-    _check_shape(height, width, MAX_CELLS, "the exhaustive search")
-    blank = goal_blank(height, width, goal, blank_cell)
-    key = _key(height, width, blank)
-    if store.has_table(key):
-        return store.load_table(key).data
-    table, counts = run_bfs(space(height, width, blank), progress)
-    if save:
-        store.save_table(key, table, _meta(counts))
-    return table
-
-
-def _meta(counts: list[int]) -> dict:
-    return {"encoding": "2-bit distance mod 3, 3 = unreachable; index = rank * cells + blank",
-            "states": sum(counts), "distribution": counts}
+    return _full_search(height, width, goal, blank_cell, save, progress)[0]
 
 
 def distribution(
@@ -193,18 +207,7 @@ def distribution(
 
     Read from a saved table when there is one; otherwise a full search (saved if ``save``).
     """
-    _check_shape(height, width, MAX_CELLS, "the exhaustive search")
-    blank = goal_blank(height, width, goal, blank_cell)
-    key = _key(height, width, blank)
-    if store.has_table(key):
-        counts = store.load_table(key).meta.get("distribution")
-        if isinstance(counts, list) and all(isinstance(c, int) for c in counts):
-            return counts
-        raise TableFormatError(f"table file {store.table_path(key)}: no distribution in its header")
-    table, counts = run_bfs(space(height, width, blank), progress)
-    if save:
-        store.save_table(key, table, _meta(counts))
-    return counts
+    return _full_search(height, width, goal, blank_cell, save, progress)[1]
 
 
 _loaded: dict[store.TableKey, tuple[tuple[int, int], store.Table]] = {}
