@@ -4,6 +4,7 @@ distributions in known_counts.txt and a naive dictionary BFS written here."""
 from __future__ import annotations
 
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -281,3 +282,18 @@ def test_cli_errors(capsys):
     with pytest.raises(SystemExit) as e:
         main(["stats", "bfs", "3x3", "--blank-cell", "x"])
     assert e.value.code == 2
+
+
+def test_cli_sample_plot(tmp_path, monkeypatch, capsys):
+    image = tmp_path / "lengths.png"
+    argv = ["stats", "sample", "--shape", "2x3", "--count", "5", "--seed", "1", "--plot", str(image)]
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        assert main(argv) == 0 and image.stat().st_size > 0
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert "needs matplotlib" in captured.err and "optimal lengths" not in captured.out

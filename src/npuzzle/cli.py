@@ -157,7 +157,8 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
     ssub.required = True
     b = ssub.add_parser("bfs", help="distance distribution of a whole board (at most 12 cells)",
                         description="Breadth-first search over every position of a board of at most 12 "
-                        "cells; prints the distribution as a 'dist' line of known_counts.txt. With --save "
+                        "cells; prints the number of positions at each distance as one 'dist' line "
+                        "(dist LABEL POSITIONS : COUNT_0 COUNT_1 ...). With --save "
                         "the distance table is stored, so solve answers instantly for that board.")
     b.add_argument("shape", type=_shape_arg, metavar="HxW", help="board shape, e.g. 3x4")
     b.add_argument("--goal", choices=GOALS, default="standard", help="goal convention (default: standard)")
@@ -209,6 +210,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
                   "largest distance 56: " + ("the same" if agree else "DIFFERENT"))
     else:
         h, w = args.shape
+        if args.plot:
+            stats.pyplot()  # fail before solving if matplotlib is missing
         lengths = stats.sample_lengths(h, w, args.count, seed=args.seed, goal=args.goal)
         counts = stats.histogram(lengths)
         print(f"optimal lengths of {args.count} random {h}x{w} positions ({args.goal} goal, seed {args.seed}):")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .board import Board, Goal, check_goal
 from .errors import NPuzzleError
@@ -97,8 +98,10 @@ def histogram_lines(counts: Sequence[int], bar_width: int = 50) -> list[str]:
     ]
 
 
-def save_plot(counts: Sequence[int], path: str | Path, title: str) -> None:
-    """Save the histogram as an image with matplotlib (optional: an error says if it is missing)."""
+def pyplot() -> Any:
+    """matplotlib's pyplot (non-interactive), or ``NPuzzleError`` if matplotlib is not installed.
+
+    matplotlib is optional: only plotting needs it."""
     try:
         import matplotlib
 
@@ -106,6 +109,12 @@ def save_plot(counts: Sequence[int], path: str | Path, title: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise NPuzzleError("--plot needs matplotlib, which is not installed (pip install matplotlib)") from None
+    return plt
+
+
+def save_plot(counts: Sequence[int], path: str | Path, title: str) -> None:
+    """Save the histogram as a bar chart image (format from the file name) with matplotlib."""
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.bar(range(len(counts)), counts)
     ax.set_xlabel("optimal solution length")
