@@ -12,7 +12,7 @@ from conftest import BENCHMARKS
 
 from npuzzle import Board
 from npuzzle.cli import main
-from npuzzle.errors import InvalidBoardError, TableFormatError, UnsolvableError
+from npuzzle.errors import InvalidBoardError, MissingTableError, TableFormatError, UnsolvableError
 from npuzzle.search import bfs
 from npuzzle.search.idastar import idastar
 from npuzzle import stats, tables
@@ -176,6 +176,19 @@ def test_table_solve_gives_optimal_verified_solutions():
     with pytest.raises(UnsolvableError):
         bfs.table_solve(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)))
     assert bfs.table_solve(Board.goal(4, 4)) is None
+
+
+def test_missing_table_names_the_command_that_builds_it(capsys):
+    for goal, blank_cell, command in [
+        ("standard", None, "npuzzle stats bfs 2x3 --save"),
+        ("blank-first", None, "npuzzle stats bfs 2x3 --goal blank-first --save"),
+        ("standard", (0, 1), "npuzzle stats bfs 2x3 --blank-cell 0,1 --save"),
+    ]:
+        with pytest.raises(MissingTableError, match=command):
+            bfs.load_distance_table(2, 3, goal, blank_cell)
+        assert main(command.split()[1:]) == 0
+        capsys.readouterr()
+        assert bfs.load_distance_table(2, 3, goal, blank_cell).meta["states"] == 360
 
 
 def test_saved_table_is_loaded_not_recomputed(store):

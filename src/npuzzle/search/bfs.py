@@ -117,9 +117,20 @@ def _key(height: int, width: int, blank: int) -> store.TableKey:
     return store.TableKey(KIND, height, width, goal_name(height, width, blank))
 
 
-def _build_command(key: store.TableKey, blank: int) -> str:
-    extra = "" if key.goal in ("standard", "blank-first") else f" --blank-cell {blank // key.width},{blank % key.width}"
-    return f"npuzzle stats bfs {key.shape}{extra} --save"
+def build_command(height: int, width: int, blank: int) -> str:
+    """The command that saves the distance table of this shape and goal blank cell."""
+    goal = goal_name(height, width, blank)
+    extra = {"standard": "", "blank-first": " --goal blank-first"}.get(goal, f" --blank-cell {blank // width},{blank % width}")
+    return f"npuzzle stats bfs {height}x{width}{extra} --save"
+
+
+def load_distance_table(
+    height: int, width: int, goal: Goal = "standard", blank_cell: BlankCell = None
+) -> store.Table:
+    """The saved table (memory-mapped, checked); ``MissingTableError`` names the command to build it."""
+    _check_shape(height, width, MAX_CELLS, "the exhaustive search")
+    blank = goal_blank(height, width, goal, blank_cell)
+    return store.load_table(_key(height, width, blank), build_command=build_command(height, width, blank))
 
 
 def run_bfs(sp: Space, progress: bool = True) -> tuple[np.ndarray, list[int]]:
@@ -213,8 +224,9 @@ def distribution(
 _loaded: dict[store.TableKey, tuple[tuple[int, int], store.Table]] = {}
 
 
-def _saved_table(key: store.TableKey) -> store.Table | None:
-    """The saved table for ``key`` (checksum verified once per process and file version)."""
+def _saved_table(height: int, width: int, blank: int) -> store.Table | None:
+    """The saved table, or ``None`` (checksum verified once per process and file version)."""
+    key = _key(height, width, blank)
     path = store.table_path(key)
     try:
         st = path.stat()
@@ -223,7 +235,7 @@ def _saved_table(key: store.TableKey) -> store.Table | None:
     stamp = (st.st_mtime_ns, st.st_size)
     cached = _loaded.get(key)
     if cached is None or cached[0] != stamp:
-        cached = (stamp, store.load_table(key))
+        cached = (stamp, load_distance_table(key.height, key.width, blank_cell=blank))
         _loaded[key] = cached
     return cached[1]
 
@@ -234,8 +246,7 @@ def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], float] | None:
     if board.size > MAX_CELLS:
         return None
     blank = goal_blank(board.height, board.width, goal)
-    key = _key(board.height, board.width, blank)
-    table = _saved_table(key)
+    table = _saved_table(board.height, board.width, blank)
     if table is None:
         return None
     board.require_solvable(goal)
