@@ -1,0 +1,313 @@
+"""Exhaustive breadth-first search: the exact distance of every position of a small board.
+
+For boards of at most ``MAX_CELLS`` cells (3x4, 4x3, 2x6, 6x2: 239,500,800 positions) the search
+visits every solvable position once, level by level from the goal, and records each position's
+distance modulo 3 in a 2-bit packed table indexed by a perfect ranking (see
+``_kernels.bfs``). Two bits suffice: a neighbour of a position at distance ``d`` is at ``d - 1``
+or ``d + 1``, so ``d mod 3`` picks out the step towards the goal, and walking the table down
+from a position yields an optimal solution (and its length) instantly.
+
+Goals: ``"standard"``, ``"blank-first"``, or any blank cell (``blank_cell=(row, column)`` or a
+row-major index) with tiles 1..N-1 in row-major order around it; this is how the 8-puzzle's
+corner, centre and mid-side distributions are computed. Saved tables go to the table store
+(``npuzzle.tables``, kind ``"bfs"``) and are used by ``table_distance`` / ``table_solve``.
+
+``happy_count`` counts the positions solvable with happy moves only (every move brings its tile
+one step closer to home), level by level by Manhattan distance.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .. import tables as store
+from ..board import Board, Goal, check_goal
+from ..errors import InvalidBoardError, TableFormatError
+from .idastar import tables as move_tables
+from .limits import Solution, Stats, solved
+
+#: Largest board (in cells) whose whole state space is searched; indices fit in 32 bits.
+MAX_CELLS = 12
+#: Largest board whose positions pack into 64 bits for the happy-move search.
+MAX_HAPPY_CELLS = 16
+KIND = "bfs"
+
+BlankCell = int | tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class Space:
+    """The ranking tables of one board shape and goal blank cell (see ``_kernels.bfs``)."""
+
+    height: int
+    width: int
+    goal_blank: int
+    states: int
+    fact_half: np.ndarray
+    popc: np.ndarray
+    need: np.ndarray
+    nbr: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return self.height * self.width
+
+
+def _check_shape(height: int, width: int, limit: int, what: str) -> None:
+    Board.goal(height, width)  # validates the shape itself
+    if height * width > limit:
+        raise InvalidBoardError(
+            f"a {height}x{width} board has {height * width} cells; {what} handles at most {limit}"
+        )
+
+
+def goal_blank(height: int, width: int, goal: Goal = "standard", blank_cell: BlankCell = None) -> int:
+    """The goal's blank cell: ``blank_cell`` (``(row, column)`` or row-major index) if given,
+    else the goal convention's."""
+    check_goal(goal)
+    n = height * width
+    if blank_cell is None:
+        return n - 1 if goal == "standard" else 0
+    if isinstance(blank_cell, tuple):
+        r, c = blank_cell
+        if not (0 <= r < height and 0 <= c < width):
+            raise InvalidBoardError(f"blank cell {r},{c} is outside a {height}x{width} board")
+        return r * width + c
+    if not 0 <= blank_cell < n:
+        raise InvalidBoardError(f"blank cell {blank_cell} is outside a {height}x{width} board")
+    return int(blank_cell)
+
+
+def goal_name(height: int, width: int, blank: int) -> str:
+    """How tables and outputs name the goal with the blank at ``blank``."""
+    n = height * width
+    if blank == n - 1:
+        return "standard"
+    if blank == 0:
+        return "blank-first"
+    return f"blank-{blank // width},{blank % width}"
+
+
+def goal_board(height: int, width: int, blank: int) -> Board:
+    """The goal with the blank at ``blank`` and tiles 1..N-1 row by row around it."""
+    tiles = list(range(1, height * width))
+    tiles.insert(blank, 0)
+    return Board(height, width, tuple(tiles))
+
+
+@lru_cache(maxsize=32)
+def space(height: int, width: int, blank: int) -> Space:
+    """The ranking tables for a shape and goal blank cell (cached; never modified)."""
+    n = height * width
+    m = n - 1
+    fact_half = np.array([math.factorial(m - 1 - i) // 2 for i in range(max(m - 2, 1))], dtype=np.int64)
+    popc = np.array([bin(x).count("1") for x in range(1 << m)], dtype=np.int64)
+    need = np.array([((width - 1) * abs(c // width - blank // width)) & 1 for c in range(n)], dtype=np.int64)
+    nbr = move_tables(height, width, "standard").nbr
+    return Space(height, width, blank, math.factorial(n) // 2, fact_half, popc, need, nbr)
+
+
+def _key(height: int, width: int, blank: int) -> store.TableKey:
+    return store.TableKey(KIND, height, width, goal_name(height, width, blank))
+
+
+def build_command(height: int, width: int, blank: int) -> str:
+    """The command that saves the distance table of this shape and goal blank cell."""
+    goal = goal_name(height, width, blank)
+    extra = {"standard": "", "blank-first": " --goal blank-first"}.get(goal, f" --blank-cell {blank // width},{blank % width}")
+    return f"npuzzle stats bfs {height}x{width}{extra} --save"
+
+
+def load_distance_table(
+    height: int, width: int, goal: Goal = "standard", blank_cell: BlankCell = None
+) -> store.Table:
+    """The saved table (memory-mapped, checked); ``MissingTableError`` names the command to build it."""
+    _check_shape(height, width, MAX_CELLS, "the exhaustive search")
+    blank = goal_blank(height, width, goal, blank_cell)
+    return store.load_table(_key(height, width, blank), build_command=build_command(height, width, blank))
+
+
+def run_bfs(sp: Space, progress: bool = True) -> tuple[np.ndarray, list[int]]:
+    """Breadth-first search of the whole space: the 2-bit table and the count at each distance."""
+    from .._kernels.bfs import UNSEEN, bfs_level
+
+    table = np.full((sp.states + 3) // 4, 0xFF, dtype=np.uint8)
+    g = sp.goal_blank
+    table[g >> 2] &= ~np.uint8(UNSEEN << ((g & 3) * 2))
+    cur = np.array([g], dtype=np.uint32)
+    counts = [1]
+    seen = 1
+    label = f"bfs {sp.height}x{sp.width}"
+    with store.progress(sp.states, label, progress) as bar:
+        bar.advance(1)
+        while seen < sp.states:
+            # Every position past the goal has a neighbour one step closer, so at most 3 new ones.
+            nxt = np.empty(min(sp.states - seen, 3 * len(cur) + 4), dtype=np.uint32)
+            added = bfs_level(table, cur, len(cur), nxt, len(counts) - 1, sp.size, sp.width,
+                              sp.fact_half, sp.popc, sp.need, sp.nbr)
+            if added == 0:
+                break
+            counts.append(int(added))
+            seen += int(added)
+            cur = nxt[:added]
+            bar.advance(int(added))
+            bar.note(f"distance {len(counts) - 1}")
+    if seen != sp.states:
+        raise AssertionError(f"BFS reached {seen} of {sp.states} positions: the ranking is wrong")
+    return table, counts
+
+
+def _full_search(
+    height: int, width: int, goal: Goal, blank_cell: BlankCell, save: bool, progress: bool
+) -> tuple[np.ndarray, list[int]]:
+    """The 2-bit table and the distribution: from the store if saved there, else by ``run_bfs``."""
+    _check_shape(height, width, MAX_CELLS, "the exhaustive search")
+    blank = goal_blank(height, width, goal, blank_cell)
+    key = _key(height, width, blank)
+    if store.has_table(key):
+        saved = store.load_table(key)
+        counts = saved.meta.get("distribution")
+        if not (isinstance(counts, list) and all(isinstance(c, int) for c in counts)):
+            raise TableFormatError(f"table file {saved.path}: no distribution in its header")
+        return saved.data, counts
+    table, counts = run_bfs(space(height, width, blank), progress)
+    if save:
+        save_distance_table(height, width, blank, table, counts)
+    return table, counts
+
+
+def save_distance_table(height: int, width: int, blank: int, table: np.ndarray, counts: list[int]) -> Path:
+    """Store a table made by ``run_bfs``, with its distribution in the header's meta."""
+    meta = {"encoding": "2-bit distance mod 3, 3 = unreachable; index = rank * cells + blank",
+            "states": sum(counts), "distribution": counts}
+    return store.save_table(_key(height, width, blank), table, meta)
+
+
+def distance_table(
+    height: int,
+    width: int,
+    goal: Goal = "standard",
+    *,
+    save: bool = False,
+    progress: bool = True,
+    blank_cell: BlankCell = None,
+) -> np.ndarray:
+    """The packed 2-bit table (``d mod 3``, 3 = unreachable index) of every position's distance.
+
+    A saved table is loaded (memory-mapped) instead of searching; ``save=True`` stores a new one.
+    """
+    return _full_search(height, width, goal, blank_cell, save, progress)[0]
+
+
+def distribution(
+    height: int,
+    width: int,
+    goal: Goal = "standard",
+    blank_cell: BlankCell = None,
+    *,
+    save: bool = False,
+    progress: bool = False,
+) -> list[int]:
+    """Number of positions at each distance ``0, 1, ..., max`` from the goal.
+
+    Read from a saved table when there is one; otherwise a full search (saved if ``save``).
+    """
+    return _full_search(height, width, goal, blank_cell, save, progress)[1]
+
+
+_loaded: dict[store.TableKey, tuple[tuple[int, int], store.Table]] = {}
+
+
+def _saved_table(height: int, width: int, blank: int) -> store.Table | None:
+    """The saved table, or ``None`` (checksum verified once per process and file version)."""
+    key = _key(height, width, blank)
+    path = store.table_path(key)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    cached = _loaded.get(key)
+    if cached is None or cached[0] != stamp:
+        cached = (stamp, load_distance_table(key.height, key.width, blank_cell=blank))
+        _loaded[key] = cached
+    return cached[1]
+
+
+def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], float] | None:
+    """The tiles pushed along the saved table from ``board`` to ``goal``, and the CPU time."""
+    check_goal(goal)
+    if board.size > MAX_CELLS:
+        return None
+    blank = goal_blank(board.height, board.width, goal)
+    table = _saved_table(board.height, board.width, blank)
+    if table is None:
+        return None
+    board.require_solvable(goal)
+    from .._kernels.bfs import walk_down
+
+    start = time.process_time()
+    sp = space(board.height, board.width, blank)
+    cells = np.array(board.tiles, dtype=np.int64)
+    moves = np.zeros(64 * sp.size, dtype=np.int64)  # far above the diameter; stops a corrupt walk
+    steps = walk_down(table.data, cells, blank, sp.size, sp.width, sp.fact_half, sp.popc, sp.nbr, moves)
+    if steps < 0:
+        raise TableFormatError(f"table file {table.path}: it does not lead from {board.tiles} to the goal")
+    return tuple(int(t) for t in moves[:steps]), time.process_time() - start
+
+
+def table_distance(board: Board, goal: Goal = "standard") -> int | None:
+    """The exact distance of ``board`` from a saved table, or ``None`` if no table is saved."""
+    walked = _walk(board, goal)
+    return None if walked is None else len(walked[0])
+
+
+def table_solve(board: Board, goal: Goal = "standard") -> Solution | None:
+    """An optimal solution read off a saved table (replayed and checked), or ``None``."""
+    walked = _walk(board, goal)
+    if walked is None:
+        return None
+    moves, seconds = walked
+    stats = Stats(expanded=len(moves), generated=len(moves) + 1, seconds=seconds)
+    return solved(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table")
+
+
+def happy_count(
+    progress: bool = True, *, height: int = 4, width: int = 4, goal: Goal = "standard"
+) -> list[int]:
+    """Number of positions solvable by happy moves only, by distance (= Manhattan distance).
+
+    Level ``d`` is every position one farther-from-home move away from level ``d - 1``; levels
+    are disjoint (they differ in Manhattan distance), so each is deduplicated on its own by
+    sorting the packed 64-bit positions.
+    """
+    _check_shape(height, width, MAX_HAPPY_CELLS, "the happy-move search")
+    from .._kernels.bfs import happy_expand, unique_sorted
+
+    n = height * width
+    t = move_tables(height, width, check_goal(goal))
+    packed = sum(int(tile) << (4 * cell) for cell, tile in enumerate(Board.goal(height, width, goal).tiles))
+    level = np.array([packed], dtype=np.uint64)
+    counts = [1]
+    deepest = int(sum(t.md[tile * n : (tile + 1) * n].max() for tile in range(1, n)))
+    with store.progress(deepest, f"happy {height}x{width}", progress) as bar:
+        while True:
+            out = np.empty(4 * len(level), dtype=np.uint64)
+            k = happy_expand(level, len(level), out, n, t.md, t.nbr)
+            out = out[:k]
+            out.sort()
+            m = unique_sorted(out, k)
+            if m == 0:
+                break
+            level = out[:m].copy()
+            del out
+            counts.append(int(m))
+            bar.advance(1)
+            bar.note(f"distance {len(counts) - 1}: {m:,} positions")
+    return counts

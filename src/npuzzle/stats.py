@@ -1,0 +1,125 @@
+"""Distance statistics: random samples solved optimally, and how distributions are printed.
+
+``sample_lengths`` draws positions uniformly from the solvable ones and solves each optimally
+with ``npuzzle.search.solve``; ``histogram`` counts the lengths. The ``format_*`` functions
+print distributions in the line format of the benchmark file ``known_counts.txt``
+(``dist <label> <states> : c0 c1 ... cmax``), so outputs compare with it directly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .board import Board, Goal, check_goal
+from .errors import NPuzzleError
+
+
+def random_board(height: int, width: int, rng: random.Random, goal: Goal = "standard") -> Board:
+    """A position drawn uniformly from those that can reach ``goal``.
+
+    A uniform permutation is made solvable, if it is not, by swapping its first two tiles: that
+    swap pairs each unsolvable position with exactly one solvable one, so the result is uniform.
+    """
+    tiles = list(range(height * width))
+    rng.shuffle(tiles)
+    board = Board(height, width, tuple(tiles))
+    if board.is_solvable(goal):
+        return board
+    i, j = [k for k, t in enumerate(tiles) if t][:2]
+    tiles[i], tiles[j] = tiles[j], tiles[i]
+    return Board(height, width, tuple(tiles))
+
+
+def sample_lengths(
+    height: int, width: int, count: int, *, seed: int | None = None, goal: Goal = "standard", progress: bool = True
+) -> list[int]:
+    """Optimal solution lengths of ``count`` random solvable positions (reproducible by ``seed``)."""
+    from . import tables
+    from .search import solve
+
+    check_goal(goal)
+    if count <= 0:
+        raise NPuzzleError(f"the sample size must be positive, not {count}")
+    rng = random.Random(seed)
+    lengths = []
+    with tables.progress(count, f"sample {height}x{width}", progress) as bar:
+        for _ in range(count):
+            solution = solve(random_board(height, width, rng, goal), goal=goal)
+            if not solution.optimal or solution.length is None:
+                raise NPuzzleError(f"no optimal solution found ({solution.status})")
+            lengths.append(solution.length)
+            bar.advance(1)
+    return lengths
+
+
+def histogram(lengths: Sequence[int]) -> list[int]:
+    """``counts[d]`` = how many of ``lengths`` equal ``d``, for ``d = 0 .. max``."""
+    counts = [0] * (max(lengths, default=-1) + 1)
+    for d in lengths:
+        counts[d] += 1
+    return counts
+
+
+def blank_class(height: int, width: int, blank: int) -> str:
+    """How ``known_counts.txt`` labels a goal blank cell: corner, center, midside (3x3) or r,c."""
+    r, c = divmod(blank, width)
+    if r in (0, height - 1) and c in (0, width - 1):
+        return "corner"
+    if (height, width) == (3, 3):
+        return "center" if (r, c) == (1, 1) else "midside"
+    return f"r{r}c{c}"
+
+
+def format_distribution(label: str, counts: Sequence[int]) -> str:
+    """``dist <label> <states> : c0 c1 ...`` as in ``known_counts.txt``."""
+    return f"dist {label} {sum(counts)} : " + " ".join(str(c) for c in counts)
+
+
+def summary(counts: Sequence[int]) -> str:
+    """Largest distance (and how many), mean: ``max distance 31 (2 positions), mean 21.972399``."""
+    total = sum(counts)
+    top = len(counts) - 1
+    mean = sum(d * c for d, c in enumerate(counts)) / total if total else 0.0
+    return f"max distance {top} ({counts[top]} positions), mean {mean:.6f}"
+
+
+def histogram_lines(counts: Sequence[int], bar_width: int = 50) -> list[str]:
+    """One line per distance from the first nonzero count: distance, count, a bar of ``#``."""
+    peak = max(counts, default=0)
+    first = next((d for d, c in enumerate(counts) if c), len(counts))
+    wide = len(str(peak))
+    return [
+        f"{d:3d} {c:>{wide}} " + "#" * (round(bar_width * c / peak) if peak else 0)
+        for d, c in enumerate(counts)
+        if d >= first
+    ]
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot (non-interactive), or ``NPuzzleError`` if matplotlib is not installed.
+
+    matplotlib is optional: only plotting needs it."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise NPuzzleError("--plot needs matplotlib, which is not installed (pip install matplotlib)") from None
+    return plt
+
+
+def save_plot(counts: Sequence[int], path: str | Path, title: str) -> None:
+    """Save the histogram as a bar chart image (format from the file name) with matplotlib."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.bar(range(len(counts)), counts)
+    ax.set_xlabel("optimal solution length")
+    ax.set_ylabel("positions")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
