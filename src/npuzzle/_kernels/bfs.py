@@ -207,7 +207,7 @@ def happy_expand(level, count, out, n, md, nbr):
                 continue
             t = (s >> (four * np.uint64(q))) & fifteen
             ti = np.int64(t)
-            if md[ti * n + blank] > md[ti * n + q]:
+            if md[blank * n + ti] > md[q * n + ti]:
                 out[k] = (s | (t << (four * np.uint64(blank)))) & ~(fifteen << (four * np.uint64(q)))
                 k += 1
     return k

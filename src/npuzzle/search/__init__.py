@@ -21,8 +21,9 @@ def solve(
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
 
-    ``method="auto"`` picks the best method for the board; ``heuristic="auto"`` the strongest
-    lower bound available. Raises ``UnsolvableError`` (with the parity reason) before searching
+    ``method="auto"`` picks the best method for the board (a saved BFS distance table answers at
+    once; see ``npuzzle stats bfs --save``); ``heuristic="auto"`` the strongest lower bound
+    available. Raises ``UnsolvableError`` (with the parity reason) before searching
     if the goal cannot be reached.
     """
     check_goal(goal)
@@ -31,6 +32,12 @@ def solve(
         raise InvalidBoardError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
     if heuristic not in HEURISTICS:
         raise InvalidBoardError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
+    if method == "auto":
+        from .bfs import table_solve
+
+        answer = table_solve(board, goal)
+        if answer is not None:
+            return answer
     from .idastar import idastar
 
     h = "lc" if heuristic == "auto" else heuristic
