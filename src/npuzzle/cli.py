@@ -52,24 +52,23 @@ def _shape_arg(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return value
+def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    """An argparse type: ``kind`` (int or float) of the text, which must be positive."""
+
+    def convert(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {'whole ' if kind is int else ''}number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        return value
+
+    return convert
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return value
+_positive_int = _positive(int)
+_positive_float = _positive(float)
 
 
 def _add_position_args(p: argparse.ArgumentParser) -> None:

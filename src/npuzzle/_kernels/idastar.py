@@ -38,6 +38,21 @@ MAX_TABLE_LINE = 7
 
 
 @njit
+def must_leave(seq, count, lis):
+    """How many of ``seq[:count]`` must leave the line so the rest are in increasing order:
+    ``count`` minus the longest increasing subsequence (``lis`` is scratch)."""
+    best = 0
+    for i in range(count):
+        lis[i] = 1
+        for j in range(i):
+            if seq[j] < seq[i] and lis[j] + 1 > lis[i]:
+                lis[i] = lis[j] + 1
+        if lis[i] > best:
+            best = lis[i]
+    return count - best
+
+
+@njit
 def line_conflicts(board, home, width, height, line, is_row, seq, lis):
     """Linear conflicts of one row (``is_row``) or column: its tiles that belong to it, minus the
     longest increasing subsequence of their goal positions. ``seq``/``lis`` are scratch arrays."""
@@ -56,15 +71,7 @@ def line_conflicts(board, home, width, height, line, is_row, seq, lis):
         elif g % width == line:
             seq[count] = g // width
             count += 1
-    best = 0
-    for i in range(count):
-        lis[i] = 1
-        for j in range(i):
-            if seq[j] < seq[i] and lis[j] + 1 > lis[i]:
-                lis[i] = lis[j] + 1
-        if lis[i] > best:
-            best = lis[i]
-    return count - best
+    return must_leave(seq, count, lis)
 
 
 @njit
@@ -97,15 +104,7 @@ def line_table(length):
             if code:
                 seq[count] = code
                 count += 1
-        best = 0
-        for i in range(count):
-            lis[i] = 1
-            for j in range(i):
-                if seq[j] < seq[i] and lis[j] + 1 > lis[i]:
-                    lis[i] = lis[j] + 1
-            if lis[i] > best:
-                best = lis[i]
-        table[key] = count - best
+        table[key] = must_leave(seq, count, lis)
     return table
 
 
