@@ -81,7 +81,7 @@ def run(
         return 0
 
     board = Board(4, 4, tuple(digits))
-    warmup()
+    warmup(["manhattan"])
     h0 = board.manhattan()
     if h0 == 0:
         out.write("Solution in 0+0 moves: ")
