@@ -237,6 +237,7 @@ def run_astar(
     stats = Stats(generated=1)
     if board.is_goal(goal):
         stats.seconds = clock.cpu()
+        stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
         sol = solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
         return AStarRun(sol, 1, 0)
     return _Search(board, goal, heuristic, w, limit, max_memory, clock, stats, on_iteration).run()
