@@ -246,6 +246,8 @@ def test_weighted_within_its_bound(bfs_3x3, weight):
         assert sol.lower_bound <= best
         assert sol.optimal == (sol.lower_bound == sol.length)
         assert sol.method == "weighted-astar" and f"<= {weight:g} x optimal" in sol.note
+        stopped = astar(b, weight=weight, heuristic="lc", limit=Limit(max_nodes=sol.stats.generated // 2 + 1))
+        assert stopped.status == NODE_LIMIT and stopped.lower_bound <= best
 
 
 def test_bad_weights_are_rejected():
@@ -262,7 +264,8 @@ HARD_3X3 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))  # 31 moves
 
 @pytest.mark.parametrize("weight", [1.0, 2.0])
 def test_memory_limit_stops_cleanly_with_a_bound(weight):
-    for max_memory in (64, 20_000, 200_000):
+    full = run_astar(HARD_3X3, weight=weight)
+    for max_memory in (64, full.bytes // 8, full.bytes // 3):
         run = run_astar(HARD_3X3, weight=weight, limit=Limit(max_memory=max_memory))
         sol = run.solution
         assert sol.status == MEMORY_LIMIT and not sol.solved and sol.moves == ()

@@ -46,7 +46,7 @@ MAX_CELLS = 64
 #: Generated nodes per kernel call between checks of the clock and of Ctrl-C.
 SLICE_NODES = 1_000_000
 #: Largest weight denominator: weights are exact ratios such as 3/2 or 5/4.
-MAX_WEIGHT_DENOMINATOR = 100
+MAX_WEIGHT_DENOMINATOR = 20
 
 _DEFAULT_MEMORY = 2 << 30
 _FIRST_CAPACITY = 1 << 12
@@ -58,9 +58,14 @@ _MAX_G = (1 << 15) - 1  # g is int16
 def default_max_memory() -> int:
     """2 GiB, or half the memory available now if that is less."""
     try:
-        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError):
-        return _DEFAULT_MEMORY
+        with open("/proc/meminfo") as f:
+            kib = next(int(line.split()[1]) for line in f if line.startswith("MemAvailable:"))
+        available = kib * 1024
+    except (OSError, StopIteration, ValueError):
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError):
+            return _DEFAULT_MEMORY
     return min(_DEFAULT_MEMORY, available // 2)
 
 
@@ -81,7 +86,7 @@ def pack(tiles: tuple[int, ...], bits: int, words: int) -> np.ndarray:
 
 
 def exact_weight(weight: float) -> Fraction:
-    """``weight`` as a ratio num/den with den <= 100; ``ValueError`` if below 1 or not such a ratio."""
+    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio."""
     if not isinstance(weight, (int, float)) or not weight >= 1:
         raise ValueError(f"the weight must be a number >= 1, not {weight!r}")
     frac = Fraction(weight).limit_denominator(MAX_WEIGHT_DENOMINATOR)
@@ -90,6 +95,10 @@ def exact_weight(weight: float) -> Fraction:
             f"the weight {weight!r} is not a ratio of small whole numbers; use e.g. 1.5, 1.25 or 2"
         )
     return frac
+
+
+def _mib(nbytes: int) -> str:
+    return f"{nbytes / 2**20:.1f} MiB"
 
 
 @dataclass
@@ -269,7 +278,7 @@ class _Search:
         from .._kernels.astar import ROOT, rehash
 
         num, den = self.weight.numerator, self.weight.denominator
-        pmax = 2 * num * self.h0 + 64 * (num + den)
+        pmax = num * (2 * self.h0 + 16) + 16 * den
         gmax = min(_MAX_G, pmax // den + 2)
         buckets = pmax * gmax * 4 + pmax * 8
         capacity = min(_FIRST_CAPACITY, _Arrays.largest_capacity(self.words, self.max_memory - buckets))
@@ -304,9 +313,10 @@ class _Search:
     def _grow_buckets(self) -> bool:
         a = self.arrays
         pmax, gmax = a.heads.shape
-        gmax = min(_MAX_G, 2 * gmax)
-        pmax *= 2
-        if gmax <= int(self.ctl[3]) + 1 or a.arena_bytes(self.words, a.capacity) + pmax * gmax * 4 + pmax * 8 > self.max_memory:
+        pmax, gmax = 2 * pmax, min(_MAX_G, 2 * gmax)
+        if gmax <= int(self.ctl[3]) + 1:  # the next g does not fit in int16
+            return False
+        if a.arena_bytes(self.words, a.capacity) + pmax * gmax * 4 + pmax * 8 > self.max_memory:
             return False
         try:
             a.grow_buckets(pmax, gmax)
@@ -383,7 +393,13 @@ class _Search:
         self._record(None)
         self._finish_stats()
         bound = int(self.ctl[6])
-        note = f"stopped by the {status}: every solution needs at least {bound} moves"
+        why = {
+            TIMEOUT: "time limit reached",
+            NODE_LIMIT: f"node limit of {self.limit.max_nodes} generated nodes reached",
+            MEMORY_LIMIT: f"memory limit of {_mib(self.max_memory)} reached with {int(self.ctl[0])} positions stored",
+            INTERRUPTED: "interrupted",
+        }[status]
+        note = f"{why}: every solution needs at least {bound} moves"
         sol = unfinished(self.board, self.goal, status, bound, stats=self.stats, method=self.method,
                          heuristic=self.heuristic, note=note)
         return self._result(sol)
