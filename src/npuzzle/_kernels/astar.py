@@ -9,8 +9,9 @@ Arena. Node i has ``keys[i]`` (its position), ``g[i]``, ``parent[i]`` (-1 at the
 ``info[i]`` (bits 0-2: the blank direction from the parent, ROOT at the root; EXPANDED; STALE:
 replaced by a copy with a smaller g) and ``link[i]``, the next node of its open bucket.
 
-Seen set. ``table`` is open addressing with linear probing, a power of two in size and at most
-half full; a slot holds -1 or the arena index of the live (not stale) node of a position.
+Seen set. ``table`` is open addressing with linear probing, at most half full (it has two slots
+per arena node, fewer than 2**32); a slot holds -1 or the arena index of the live (not stale)
+node of a position. A hash's top 31 bits, scaled to the table's size, give the first slot.
 
 Open list. For a weight w = num / den a node's priority is P = den * g + num * h (P = f when
 w = 1). ``heads[P, g]`` is the top of a stack (linked through ``link``) of the open nodes with
@@ -53,26 +54,26 @@ STALE = 16
 
 
 @njit
-def key_hash(keys, row):
-    """Hash of the packed position in ``keys[row]`` (any non-negative slice of it is a slot)."""
+def first_slot(keys, row, size):
+    """The table slot where the search for the packed position ``keys[row]`` starts."""
     h = np.int64(0)
     for w in range(keys.shape[1]):
         h = (h ^ keys[row, w]) * np.int64(-7046029254386353131)
         h ^= h >> 29
-    return h & np.int64(0x7FFFFFFFFFFFFFFF)
+    return (((h >> 32) & np.int64(0x7FFFFFFF)) * size) >> 31
 
 
 @njit
 def rehash(keys, info, nodes, table):
     """Fill ``table`` (all -1 first) with every live node of the arena."""
-    mask = table.shape[0] - 1
+    size = table.shape[0]
     table[:] = -1
     for k in range(nodes):
         if info[k] & STALE:
             continue
-        slot = key_hash(keys, k) & mask
+        slot = first_slot(keys, k, size)
         while table[slot] >= 0:
-            slot = (slot + 1) & mask
+            slot = slot + 1 if slot + 1 < size else 0
         table[slot] = k
 
 
@@ -137,7 +138,7 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
     cap = g.shape[0]
     pmax = heads.shape[0]
     gmax = heads.shape[1]
-    mask = table.shape[0] - 1
+    size = table.shape[0]
     nodes = ctl[0]
     open_n = ctl[1]
     cur_p = ctl[2]
@@ -220,7 +221,7 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
         expanded += 1
         generated += nc
         for c in range(nc):
-            slot = key_hash(child_keys, c) & mask
+            slot = first_slot(child_keys, c, size)
             while True:
                 j = table[slot]
                 if j < 0:
@@ -232,7 +233,7 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
                         break
                 if same:
                     break
-                slot = (slot + 1) & mask
+                slot = slot + 1 if slot + 1 < size else 0
             if j >= 0:
                 if gc >= g[j] or info[j] & EXPANDED:
                     continue

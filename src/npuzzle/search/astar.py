@@ -119,9 +119,9 @@ class _Arrays:
     def node_bytes(words: int) -> int:
         return 8 * words + 2 + 4 + 1 + 4
 
-    @classmethod
-    def table_size(cls, capacity: int) -> int:
-        return 1 << (2 * capacity - 1).bit_length()
+    @staticmethod
+    def table_size(capacity: int) -> int:
+        return 2 * capacity
 
     @classmethod
     def arena_bytes(cls, words: int, capacity: int) -> int:
@@ -130,14 +130,7 @@ class _Arrays:
     @classmethod
     def largest_capacity(cls, words: int, budget: int) -> int:
         """The most nodes whose arena and half-full table fit in ``budget`` bytes."""
-        best = 0
-        size = 2
-        while 4 * size <= budget:
-            fits = min(size // 2, (budget - 4 * size) // cls.node_bytes(words), _MAX_CAPACITY)
-            if 2 * fits <= size:
-                best = max(best, fits)
-            size *= 2
-        return best
+        return max(0, min(budget // (cls.node_bytes(words) + 8), _MAX_CAPACITY))
 
     @classmethod
     def allocate(cls, words: int, capacity: int, pmax: int, gmax: int) -> _Arrays:
