@@ -1,0 +1,417 @@
+"""A* (Hart, Nilsson and Raphael 1968) and weighted A*, for every board shape.
+
+Every position reached is kept, packed into 64-bit words (4 bits per cell up to 16 cells, 5 up
+to 32, 6 up to 64 cells), in a node arena with its g, the move that reached it and its parent,
+so the path is rebuilt by walking back from the goal. A hash table finds repeated positions.
+With a consistent heuristic (Manhattan distance, linear conflict) a position is expanded at
+most once, and with ``weight == 1`` the first goal expanded is optimal.
+
+Weighted A* orders the open list by g + w * h and reopens nothing. With a consistent heuristic
+it still expands every node with g <= w * (its true distance), so the solution it returns is at
+most w times the optimum, and at any moment the smallest open g / w + h is a proven lower bound.
+
+Memory is bounded: the arrays grow by doubling up to ``Limit.max_memory`` (default: 2 GiB or
+half the available memory, whichever is smaller); when the next growth would not fit, the
+search stops with status ``memory-limit`` and the lower bound it proved. The kernel runs in
+slices, so ``timeout``, ``max_nodes`` and Ctrl-C stop it cleanly in the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+
+from ..board import Board, Goal, check_goal
+from ..errors import InvalidBoardError
+from .idastar import HEURISTICS, IterationCallback, _tiles_pushed, initial_h, tables
+from .limits import (
+    INTERRUPTED,
+    MEMORY_LIMIT,
+    NODE_LIMIT,
+    TIMEOUT,
+    Clock,
+    Iteration,
+    Limit,
+    Solution,
+    Stats,
+    solved,
+    unfinished,
+)
+
+#: Largest board A* accepts: 6 bits per cell in the packed positions.
+MAX_CELLS = 64
+#: Generated nodes per kernel call between checks of the clock and of Ctrl-C.
+SLICE_NODES = 1_000_000
+#: Largest weight denominator: weights are exact ratios such as 3/2 or 5/4.
+MAX_WEIGHT_DENOMINATOR = 20
+
+_DEFAULT_MEMORY = 2 << 30
+_FIRST_CAPACITY = 1 << 12
+_MIN_CAPACITY = 16
+_MAX_CAPACITY = (1 << 31) - 8  # arena indices are int32
+_MAX_G = (1 << 15) - 1  # g is int16
+
+
+def default_max_memory() -> int:
+    """2 GiB, or half the memory available now if that is less."""
+    try:
+        with open("/proc/meminfo") as f:
+            kib = next(int(line.split()[1]) for line in f if line.startswith("MemAvailable:"))
+        available = kib * 1024
+    except (OSError, StopIteration, ValueError):
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError):
+            return _DEFAULT_MEMORY
+    return min(_DEFAULT_MEMORY, available // 2)
+
+
+def packing(size: int) -> tuple[int, int]:
+    """(bits per cell, 64-bit words per position) for a board of ``size`` cells."""
+    bits = max(4, (size - 1).bit_length())
+    per_word = 60 // bits
+    return bits, -(-(size - 1) // per_word)
+
+
+def pack(tiles: tuple[int, ...], bits: int, words: int) -> np.ndarray:
+    """The packed form of ``tiles`` (cells 0..n-2; the last is implied), as the kernel keeps it."""
+    per_word = 60 // bits
+    key = np.zeros(words, np.int64)
+    for cell, t in enumerate(tiles[:-1]):
+        key[cell // per_word] |= t << ((cell % per_word) * bits)
+    return key
+
+
+def exact_weight(weight: float) -> Fraction:
+    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio."""
+    if not isinstance(weight, (int, float)) or not weight >= 1:
+        raise ValueError(f"the weight must be a number >= 1, not {weight!r}")
+    frac = Fraction(weight).limit_denominator(MAX_WEIGHT_DENOMINATOR)
+    if abs(float(frac) - weight) > 1e-9 * weight:
+        raise ValueError(
+            f"the weight {weight!r} is not a ratio of small whole numbers; use e.g. 1.5, 1.25 or 2"
+        )
+    return frac
+
+
+def _mib(nbytes: int) -> str:
+    return f"{nbytes / 2**20:.1f} MiB"
+
+
+@dataclass
+class _Arrays:
+    """The kernel's arrays, grown by doubling within a memory budget."""
+
+    words: int
+    keys: np.ndarray
+    g: np.ndarray
+    parent: np.ndarray
+    info: np.ndarray
+    link: np.ndarray
+    table: np.ndarray
+    heads: np.ndarray
+    counts: np.ndarray
+
+    @staticmethod
+    def node_bytes(words: int) -> int:
+        return 8 * words + 2 + 4 + 1 + 4
+
+    @staticmethod
+    def table_size(capacity: int) -> int:
+        return 2 * capacity
+
+    @classmethod
+    def arena_bytes(cls, words: int, capacity: int) -> int:
+        return capacity * cls.node_bytes(words) + 4 * cls.table_size(capacity)
+
+    @classmethod
+    def largest_capacity(cls, words: int, budget: int) -> int:
+        """The most nodes whose arena and half-full table fit in ``budget`` bytes."""
+        return max(0, min(budget // (cls.node_bytes(words) + 8), _MAX_CAPACITY))
+
+    @classmethod
+    def allocate(cls, words: int, capacity: int, pmax: int, gmax: int) -> _Arrays:
+        return cls(
+            words,
+            np.zeros((capacity, words), np.int64),
+            np.zeros(capacity, np.int16),
+            np.zeros(capacity, np.int32),
+            np.zeros(capacity, np.uint8),
+            np.zeros(capacity, np.int32),
+            np.full(cls.table_size(capacity), -1, np.int32),
+            np.full((pmax, gmax), -1, np.int32),
+            np.zeros(pmax, np.int64),
+        )
+
+    @property
+    def capacity(self) -> int:
+        return self.g.shape[0]
+
+    @property
+    def bucket_bytes(self) -> int:
+        return self.heads.nbytes + self.counts.nbytes
+
+    @property
+    def nbytes(self) -> int:
+        return self.arena_bytes(self.words, self.capacity) + self.bucket_bytes
+
+    def grow_arena(self, capacity: int, nodes: int) -> None:
+        """Enlarge the arena to ``capacity`` nodes, one array at a time, and rebuild the table."""
+        from .._kernels.astar import rehash
+
+        for name in ("keys", "g", "parent", "info", "link"):
+            old = getattr(self, name)
+            new = np.zeros((capacity,) + old.shape[1:], old.dtype)
+            new[:nodes] = old[:nodes]
+            setattr(self, name, new)
+        self.table = np.empty(0, np.int32)
+        self.table = np.empty(self.table_size(capacity), np.int32)
+        rehash(self.keys, self.info, nodes, self.table)
+
+    def grow_buckets(self, pmax: int, gmax: int) -> None:
+        heads = np.full((pmax, gmax), -1, np.int32)
+        p, q = self.heads.shape
+        heads[:p, :q] = self.heads
+        counts = np.zeros(pmax, np.int64)
+        counts[:p] = self.counts
+        self.heads, self.counts = heads, counts
+
+
+@dataclass(frozen=True)
+class AStarRun:
+    """A* result with the memory it held: ``nodes`` stored in the arena, ``bytes`` of arrays."""
+
+    solution: Solution
+    nodes: int
+    bytes: int
+
+
+def astar(
+    board: Board,
+    *,
+    goal: Goal = "standard",
+    heuristic: str = "manhattan",
+    weight: float = 1.0,
+    limit: Limit | None = None,
+    on_iteration: IterationCallback | None = None,
+) -> Solution:
+    """Solve ``board`` by A* (optimal when ``weight == 1``) or weighted A* (f = g + weight * h).
+
+    ``heuristic`` is ``"manhattan"`` or ``"lc"`` (Manhattan plus linear conflict). ``limit``
+    bounds the time, the nodes generated and the memory (bytes). ``on_iteration(iteration,
+    final)`` is called each time the proven lower bound rises. A weighted solution's ``note``
+    states its guarantee (length <= weight x optimal) and ``lower_bound`` the bound proven.
+    """
+    return run_astar(board, goal=goal, heuristic=heuristic, weight=weight, limit=limit,
+                     on_iteration=on_iteration).solution
+
+
+def run_astar(
+    board: Board,
+    *,
+    goal: Goal = "standard",
+    heuristic: str = "manhattan",
+    weight: float = 1.0,
+    limit: Limit | None = None,
+    on_iteration: IterationCallback | None = None,
+) -> AStarRun:
+    """``astar`` with the memory it used (for benchmarks)."""
+    check_goal(goal)
+    if heuristic not in HEURISTICS:
+        raise InvalidBoardError(f"unknown heuristic {heuristic!r} for A*: use {', '.join(HEURISTICS)}")
+    try:
+        w = exact_weight(weight)
+    except ValueError as e:
+        raise InvalidBoardError(str(e)) from None
+    if board.size > MAX_CELLS:
+        raise InvalidBoardError(
+            f"A* is limited to boards of at most {MAX_CELLS} cells; "
+            f"a {board.height}x{board.width} board ({board.size} cells) needs --method realtime"
+        )
+    board.require_solvable(goal)
+    limit = limit or Limit()
+    max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()
+    clock = Clock(limit)
+    method = "astar" if w == 1 else "weighted-astar"
+    stats = Stats(generated=1)
+    if board.is_goal(goal):
+        stats.seconds = clock.cpu()
+        stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
+        sol = solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
+        return AStarRun(sol, 1, 0)
+    return _Search(board, goal, heuristic, w, limit, max_memory, clock, stats, on_iteration).run()
+
+
+class _Search:
+    """One A* search: the arrays, the kernel calls in slices, the growth and the reporting."""
+
+    def __init__(self, board: Board, goal: Goal, heuristic: str, weight: Fraction, limit: Limit,
+                 max_memory: int, clock: Clock, stats: Stats,
+                 on_iteration: IterationCallback | None) -> None:
+        self.board, self.goal, self.heuristic, self.weight = board, goal, heuristic, weight
+        self.limit, self.max_memory, self.clock, self.stats = limit, max_memory, clock, stats
+        self.on_iteration = on_iteration
+        self.method = "astar" if weight == 1 else "weighted-astar"
+        self.tables = tables(board.height, board.width, goal)
+        self.h0 = initial_h(board, self.tables, heuristic)
+        self.bits, self.words = packing(board.size)
+        num, den = weight.numerator, weight.denominator
+        # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity
+        self.ctl = np.array([1, 1, num * self.h0, 0, 0, 0, self.h0, -1, self.h0 & 1], np.int64)
+        self.bound = self.h0  # the bound of the iteration under way
+        self.mark = (0, 0, 0.0)  # generated, expanded, CPU seconds when it began
+        self.arrays: _Arrays | None = None
+
+    # -- memory -------------------------------------------------------------------------------
+
+    def _allocate(self) -> bool:
+        from .._kernels.astar import ROOT, rehash
+
+        num, den = self.weight.numerator, self.weight.denominator
+        pmax = num * (2 * self.h0 + 16) + 16 * den
+        gmax = min(_MAX_G, pmax // den + 2)
+        buckets = pmax * gmax * 4 + pmax * 8
+        capacity = min(_FIRST_CAPACITY, _Arrays.largest_capacity(self.words, self.max_memory - buckets))
+        if capacity < _MIN_CAPACITY:
+            return False
+        try:
+            a = _Arrays.allocate(self.words, capacity, pmax, gmax)
+        except MemoryError:
+            return False
+        a.keys[0] = pack(self.board.tiles, self.bits, self.words)
+        a.parent[0] = -1
+        a.info[0] = ROOT
+        a.link[0] = -1
+        a.heads[num * self.h0, 0] = 0
+        a.counts[num * self.h0] = 1
+        rehash(a.keys, a.info, 1, a.table)
+        self.arrays = a
+        return True
+
+    def _grow_arena(self) -> bool:
+        a = self.arrays
+        budget = self.max_memory - a.bucket_bytes
+        capacity = min(2 * a.capacity, _Arrays.largest_capacity(self.words, budget))
+        if capacity <= a.capacity:
+            return False
+        try:
+            a.grow_arena(capacity, int(self.ctl[0]))
+        except MemoryError:
+            return False
+        return True
+
+    def _grow_buckets(self) -> bool:
+        a = self.arrays
+        pmax, gmax = a.heads.shape
+        pmax, gmax = 2 * pmax, min(_MAX_G, 2 * gmax)
+        if gmax <= int(self.ctl[3]) + 1:  # the next g does not fit in int16
+            return False
+        if a.arena_bytes(self.words, a.capacity) + pmax * gmax * 4 + pmax * 8 > self.max_memory:
+            return False
+        try:
+            a.grow_buckets(pmax, gmax)
+        except MemoryError:
+            return False
+        return True
+
+    # -- the search ---------------------------------------------------------------------------
+
+    def run(self) -> AStarRun:
+        from .._kernels.astar import FOUND, NEED_BUCKETS, NEED_NODES, NEW_BOUND, SLICE_DONE, astar_slice
+
+        if not self._allocate():
+            return self._stop(MEMORY_LIMIT)
+        t = self.tables
+        num, den = self.weight.numerator, self.weight.denominator
+        b = self.board
+        use_lc = self.heuristic == "lc"
+        ctl = self.ctl
+        try:
+            while True:
+                budget = SLICE_NODES
+                capped = False
+                if self.limit.max_nodes is not None:
+                    left = self.limit.max_nodes - (self.stats.generated + int(ctl[4]))
+                    if left <= budget:
+                        budget, capped = max(left, 0), True
+                if self.clock.expired():
+                    return self._stop(TIMEOUT)
+                a = self.arrays
+                status = astar_slice(
+                    t.home, t.md, t.nbr, b.width, b.height, use_lc, num, den, self.bits,
+                    a.keys, a.g, a.parent, a.info, a.link, a.table, a.heads, a.counts, ctl, budget,
+                )
+                if status == FOUND:
+                    return self._found(int(ctl[7]))
+                if status == NEW_BOUND:
+                    self._record(False)
+                elif status == NEED_NODES:
+                    if not self._grow_arena():
+                        return self._stop(MEMORY_LIMIT)
+                elif status == NEED_BUCKETS:
+                    if not self._grow_buckets():
+                        return self._stop(MEMORY_LIMIT)
+                elif status == SLICE_DONE:
+                    if capped:
+                        return self._stop(NODE_LIMIT)
+                else:
+                    raise AssertionError("A* exhausted a solvable position")  # parity check failed
+        except KeyboardInterrupt:
+            return self._stop(INTERRUPTED)
+
+    def _record(self, final: bool | None) -> None:
+        """Close the iteration of the bound proven until now (``final`` None: stopped, no callback)."""
+        gen, exp, cpu = int(self.ctl[4]), int(self.ctl[5]), self.clock.cpu()
+        g0, e0, c0 = self.mark
+        it = Iteration(self.bound, gen - g0 + (1 if not self.stats.iterations else 0), exp - e0, cpu - c0)
+        self.stats.iterations.append(it)
+        self.mark = (gen, exp, cpu)
+        self.bound = int(self.ctl[6])
+        if self.on_iteration is not None and final is not None:
+            self.on_iteration(it, final)
+
+    def _finish_stats(self) -> None:
+        self.stats.generated = 1 + int(self.ctl[4])
+        self.stats.expanded = int(self.ctl[5])
+        self.stats.seconds = self.clock.cpu()
+
+    def _result(self, sol: Solution) -> AStarRun:
+        nbytes = self.arrays.nbytes if self.arrays is not None else 0
+        return AStarRun(sol, int(self.ctl[0]), nbytes)
+
+    def _stop(self, status: str) -> AStarRun:
+        self._record(None)
+        self._finish_stats()
+        bound = int(self.ctl[6])
+        why = {
+            TIMEOUT: "time limit reached",
+            NODE_LIMIT: f"node limit of {self.limit.max_nodes} generated nodes reached",
+            MEMORY_LIMIT: f"memory limit of {_mib(self.max_memory)} reached with {int(self.ctl[0])} positions stored",
+            INTERRUPTED: "interrupted",
+        }[status]
+        note = f"{why}: every solution needs at least {bound} moves"
+        sol = unfinished(self.board, self.goal, status, bound, stats=self.stats, method=self.method,
+                         heuristic=self.heuristic, note=note)
+        return self._result(sol)
+
+    def _found(self, node: int) -> AStarRun:
+        a = self.arrays
+        dirs = []
+        while a.parent[node] >= 0:
+            dirs.append(int(a.info[node]) & 7)
+            node = int(a.parent[node])
+        moves = _tiles_pushed(self.board, np.array(dirs[::-1], np.int64))
+        self._record(True)
+        self._finish_stats()
+        bound = int(self.ctl[6])
+        optimal = bound >= len(moves)
+        note = ""
+        if self.weight != 1:
+            w = f"{float(self.weight):g}"
+            note = f"weighted A* with w = {w}: length <= {w} x optimal; every solution needs at least {bound} moves"
+        sol = solved(self.board, self.goal, moves, optimal=optimal, stats=self.stats,
+                     method=self.method, heuristic=self.heuristic, note=note)
+        return self._result(replace(sol, lower_bound=min(bound, len(moves))))

@@ -1,0 +1,343 @@
+"""A*: optimal lengths against breadth-first search, node counts against a slow reference A*,
+limits, weighted A* and every board shape."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import deque
+
+import pytest
+
+from conftest import read_tsv
+from npuzzle.board import Board, goal_cell, goal_tiles
+from npuzzle.errors import InvalidBoardError, UnsolvableError
+from npuzzle.search import astar as astar_module
+from npuzzle.search.astar import astar, exact_weight, packing, run_astar
+from npuzzle.search.idastar import idastar
+from npuzzle.search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT, Limit
+
+GOALS = ("standard", "blank-first")
+
+# -- slow, obvious references ------------------------------------------------------------------
+
+
+def neighbours(tiles: tuple[int, ...], width: int) -> list[tuple[int, tuple[int, ...]]]:
+    """(blank direction, next position) for the blank moving up, left, right, down."""
+    b = tiles.index(0)
+    r, c = divmod(b, width)
+    height = len(tiles) // width
+    out = []
+    for d, (dr, dc) in enumerate(((-1, 0), (0, -1), (0, 1), (1, 0))):
+        if 0 <= r + dr < height and 0 <= c + dc < width:
+            q = b + dr * width + dc
+            nxt = list(tiles)
+            nxt[b], nxt[q] = nxt[q], 0
+            out.append((d, tuple(nxt)))
+    return out
+
+
+def bfs_distances(height: int, width: int, goal: str = "standard") -> dict[tuple[int, ...], int]:
+    """Distance to the goal of every position that reaches it, by breadth-first search."""
+    start = goal_tiles(height * width, goal)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        tiles = queue.popleft()
+        for _, nxt in neighbours(tiles, width):
+            if nxt not in dist:
+                dist[nxt] = dist[tiles] + 1
+                queue.append(nxt)
+    return dist
+
+
+def longest_increasing(seq: list[int]) -> int:
+    best = [1] * len(seq)
+    for i in range(len(seq)):
+        for j in range(i):
+            if seq[j] < seq[i]:
+                best[i] = max(best[i], best[j] + 1)
+    return max(best, default=0)
+
+
+def heuristic_value(tiles: tuple[int, ...], width: int, goal: str, heuristic: str) -> int:
+    """Manhattan distance, plus two moves per tile that must leave its goal row or column."""
+    n = len(tiles)
+    height = n // width
+    home = {t: divmod(goal_cell(t, n, goal), width) for t in range(1, n)}
+    total = sum(abs(cell // width - home[t][0]) + abs(cell % width - home[t][1])
+                for cell, t in enumerate(tiles) if t)
+    if heuristic == "lc":
+        for r in range(height):
+            line = [home[t][1] for t in tiles[r * width:(r + 1) * width] if t and home[t][0] == r]
+            total += 2 * (len(line) - longest_increasing(line))
+        for c in range(width):
+            line = [home[t][0] for t in tiles[c::width] if t and home[t][1] == c]
+            total += 2 * (len(line) - longest_increasing(line))
+    return total
+
+
+def reference_astar(board: Board, goal: str, heuristic: str, weight: float = 1.0) -> tuple[int, int, int]:
+    """(length, expanded, generated) of A* with the kernel's rules, written plainly: expand the
+    smallest den*g + num*h, then the largest g, then the last pushed; a position found again
+    with a smaller g before it is expanded gets a new copy (the old one is skipped); nothing
+    expanded is reopened; the parent's position is never generated; the goal ends the search
+    when it is expanded."""
+    frac = exact_weight(weight)
+    num, den = frac.numerator, frac.denominator
+    width = board.width
+    g: list[int] = [0]
+    came: list[int] = [-1]
+    done: list[bool] = [False]
+    stale: list[bool] = [False]
+    positions = [board.tiles]
+    live = {board.tiles: 0}
+    buckets: dict[tuple[int, int], list[int]] = {(num * heuristic_value(board.tiles, width, goal, heuristic), 0): [0]}
+    expanded, generated = 0, 1
+    while True:
+        key = min((k for k, stack in buckets.items() if stack), key=lambda k: (k[0], -k[1]))
+        i = buckets[key][-1]
+        if stale[i]:
+            buckets[key].pop()
+            continue
+        h = (key[0] - den * g[i]) // num
+        if h == 0:
+            return g[i], expanded, generated
+        buckets[key].pop()
+        done[i] = True
+        expanded += 1
+        for d, nxt in neighbours(positions[i], width):
+            if came[i] >= 0 and d == 3 - came[i]:
+                continue
+            generated += 1
+            j = live.get(nxt)
+            if j is not None:
+                if g[i] + 1 >= g[j] or done[j]:
+                    continue
+                stale[j] = True
+            k = len(g)
+            g.append(g[i] + 1)
+            came.append(d)
+            done.append(False)
+            stale.append(False)
+            positions.append(nxt)
+            live[nxt] = k
+            p = den * g[k] + num * heuristic_value(nxt, width, goal, heuristic)
+            buckets.setdefault((p, g[k]), []).append(k)
+
+
+def random_board(height: int, width: int, goal: str, rng: random.Random) -> Board:
+    while True:
+        tiles = list(range(height * width))
+        rng.shuffle(tiles)
+        b = Board(height, width, tuple(tiles))
+        if b.is_solvable(goal):
+            return b
+
+
+def scrambled(height: int, width: int, goal: str, moves: int, rng: random.Random) -> Board:
+    tiles = goal_tiles(height * width, goal)
+    for _ in range(moves):
+        tiles = rng.choice(neighbours(tiles, width))[1]
+    return Board(height, width, tiles)
+
+
+def check_optimal(board: Board, goal: str, heuristic: str, expected: int) -> None:
+    sol = astar(board, goal=goal, heuristic=heuristic)
+    assert sol.solved and sol.optimal
+    assert sol.length == expected == sol.lower_bound
+    assert board.apply(sol.moves).is_goal(goal)
+    assert sol.stats.generated >= sol.stats.expanded + 1
+    assert sum(it.generated for it in sol.stats.iterations) == sol.stats.generated
+    assert sum(it.expanded for it in sol.stats.iterations) == sol.stats.expanded
+
+
+# -- optimal lengths ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2)])
+@pytest.mark.parametrize("goal", GOALS)
+def test_every_small_state_matches_bfs(shape, goal):
+    dist = bfs_distances(*shape, goal)
+    assert len(dist) == 360
+    for tiles, d in dist.items():
+        for heuristic in ("manhattan", "lc"):
+            check_optimal(Board(*shape, tiles), goal, heuristic, d)
+
+
+@pytest.fixture(scope="module")
+def bfs_3x3() -> dict[tuple[int, ...], int]:
+    return bfs_distances(3, 3)
+
+
+def test_3x3_sample_matches_bfs(bfs_3x3):
+    assert len(bfs_3x3) == 181440
+    rng = random.Random(3)
+    sample = rng.sample(sorted(bfs_3x3), 150)
+    sample.append(max(bfs_3x3, key=bfs_3x3.get))  # a position at distance 31
+    for tiles in sample:
+        b = Board(3, 3, tiles)
+        check_optimal(b, "standard", "manhattan", bfs_3x3[tiles])
+        # The same position seen from the other goal convention has the same distance.
+        check_optimal(b.converted(), "blank-first", "lc", bfs_3x3[tiles])
+
+
+@pytest.mark.parametrize("shape", [(2, 4), (4, 2)])
+def test_2x4_and_4x2_samples_match_bfs(shape):
+    dist = bfs_distances(*shape, "blank-first")
+    assert len(dist) == 20160
+    rng = random.Random(24)
+    for tiles in rng.sample(sorted(dist), 80):
+        check_optimal(Board(*shape, tiles), "blank-first", rng.choice(("manhattan", "lc")), dist[tiles])
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (4, 3)])
+def test_random_3x4_matches_idastar(shape):
+    rng = random.Random(34)
+    for goal in GOALS:
+        b = random_board(*shape, goal, rng)
+        expected = idastar(b, goal=goal, heuristic="lc").length
+        check_optimal(b, goal, "lc", expected)
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (5, 3), (4, 5), (5, 5), (6, 6), (8, 8), (2, 32)])
+def test_larger_boards_match_idastar(shape):
+    """Boards packed in 1, 2, 4 and 7 words, near the goal."""
+    rng = random.Random(sum(shape))
+    b = scrambled(*shape, "standard", 24, rng)
+    expected = idastar(b, heuristic="lc").length
+    check_optimal(b, "standard", "lc", expected)
+
+
+@pytest.mark.parametrize("id_, length", [(12, 45), (19, 46), (9, 46)])
+def test_easy_korf_instances(id_, length):
+    row = next(r for r in read_tsv("korf100.tsv") if int(r["id"]) == id_)
+    assert int(row["optimal_length"]) == length
+    b = Board(4, 4, tuple(int(x) for x in row["tiles"].split()))
+    check_optimal(b, "blank-first", "lc", length)
+
+
+# -- the kernel against the slow reference -----------------------------------------------------
+
+
+@pytest.mark.parametrize("weight", [1.0, 1.5, 3.0])
+def test_node_counts_equal_the_reference(weight):
+    rng = random.Random(int(weight * 10))
+    cases = [(2, 3), (3, 2), (2, 4), (3, 3), (4, 3)]
+    for (h, w), goal, heuristic in itertools.product(cases, GOALS, ("manhattan", "lc")):
+        b = scrambled(h, w, goal, 40, rng) if h * w == 12 else random_board(h, w, goal, rng)
+        sol = astar(b, goal=goal, heuristic=heuristic, weight=weight)
+        ref = reference_astar(b, goal, heuristic, weight)
+        assert (sol.length, sol.stats.expanded, sol.stats.generated) == ref, (b, goal, heuristic)
+
+
+# -- weighted A* -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weight", [1.25, 1.5, 2.0, 3.0])
+def test_weighted_within_its_bound(bfs_3x3, weight):
+    rng = random.Random(7)
+    for tiles in rng.sample(sorted(bfs_3x3), 60):
+        b = Board(3, 3, tiles)
+        best = bfs_3x3[tiles]
+        sol = astar(b, weight=weight, heuristic="lc")
+        assert sol.solved and b.apply(sol.moves).is_goal()
+        assert best <= sol.length <= weight * best
+        assert sol.lower_bound <= best
+        assert sol.optimal == (sol.lower_bound == sol.length)
+        assert sol.method == "weighted-astar" and f"<= {weight:g} x optimal" in sol.note
+        stopped = astar(b, weight=weight, heuristic="lc", limit=Limit(max_nodes=sol.stats.generated // 2 + 1))
+        assert stopped.status == NODE_LIMIT and stopped.lower_bound <= best
+
+
+def test_bad_weights_are_rejected():
+    b = Board(2, 3, (1, 2, 3, 4, 0, 5))
+    for weight in (0.5, 1.2345678, float("nan")):
+        with pytest.raises(InvalidBoardError, match="weight"):
+            astar(b, weight=weight)
+
+
+# -- limits ------------------------------------------------------------------------------------
+
+HARD_3X3 = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))  # 31 moves
+
+
+@pytest.mark.parametrize("weight", [1.0, 2.0])
+def test_memory_limit_stops_cleanly_with_a_bound(weight):
+    full = run_astar(HARD_3X3, weight=weight)
+    for max_memory in (64, full.bytes // 8, full.bytes // 3):
+        run = run_astar(HARD_3X3, weight=weight, limit=Limit(max_memory=max_memory))
+        sol = run.solution
+        assert sol.status == MEMORY_LIMIT and not sol.solved and sol.moves == ()
+        assert HARD_3X3.manhattan() <= sol.lower_bound <= 31
+        assert run.bytes <= max_memory
+        assert "at least" in sol.note
+
+
+def test_memory_limit_large_enough_solves():
+    run = run_astar(HARD_3X3, limit=Limit(max_memory=4_000_000))
+    assert run.solution.solved and run.solution.length == 31
+    assert 0 < run.bytes <= 4_000_000 and run.nodes > run.solution.stats.expanded
+
+
+@pytest.mark.parametrize("heuristic", ["manhattan", "lc"])
+def test_node_limit(heuristic):
+    full = astar(HARD_3X3, heuristic=heuristic)
+    for max_nodes in (1, 5, 1000, full.stats.generated - 1):
+        sol = astar(HARD_3X3, heuristic=heuristic, limit=Limit(max_nodes=max_nodes))
+        assert sol.status == NODE_LIMIT and sol.moves == ()
+        assert sol.stats.generated <= max_nodes
+        assert sol.lower_bound <= 31
+    sol = astar(HARD_3X3, heuristic=heuristic, limit=Limit(max_nodes=full.stats.generated))
+    assert sol.solved and sol.stats.generated == full.stats.generated
+
+
+def test_lower_bound_rises_through_the_iterations():
+    sol = astar(HARD_3X3)
+    thresholds = [it.threshold for it in sol.stats.iterations]
+    assert thresholds[0] == HARD_3X3.manhattan() and thresholds[-1] == 31
+    assert all(b - a == 2 for a, b in zip(thresholds, thresholds[1:]))
+    seen = []
+    astar(HARD_3X3, on_iteration=lambda it, final: seen.append((it.threshold, final)))
+    assert seen == [(t, t == 31) for t in thresholds]
+    stopped = astar(HARD_3X3, limit=Limit(max_nodes=2000))
+    assert stopped.lower_bound == stopped.stats.iterations[-1].threshold
+
+
+def test_timeout_already_passed():
+    sol = astar(HARD_3X3, limit=Limit(timeout=1e-12))
+    assert sol.status == TIMEOUT and sol.lower_bound == HARD_3X3.manhattan()
+
+
+def test_interrupt_is_reported(monkeypatch):
+    from npuzzle._kernels import astar as kernels
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kernels, "astar_slice", interrupted)
+    sol = astar(HARD_3X3)
+    assert sol.status == INTERRUPTED and sol.lower_bound == HARD_3X3.manhattan()
+
+
+# -- inputs ------------------------------------------------------------------------------------
+
+
+def test_inputs_are_checked():
+    with pytest.raises(UnsolvableError):
+        astar(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)))
+    with pytest.raises(InvalidBoardError, match="heuristic"):
+        astar(HARD_3X3, heuristic="pdb")
+    with pytest.raises(InvalidBoardError, match="9x9"):
+        astar(Board.goal(9, 9))
+    goal = astar(Board.goal(2, 3))
+    assert goal.solved and goal.length == 0 and goal.stats.generated == 1
+
+
+def test_packing_sizes():
+    assert packing(9) == (4, 1)
+    assert packing(16) == (4, 1)
+    assert packing(25) == (5, 2)
+    assert packing(36) == (6, 4)
+    assert packing(64) == (6, 7)
+    assert astar_module.MAX_CELLS == 64
