@@ -190,7 +190,7 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
             if q < 0 or (came != ROOT and d == 3 - came):
                 continue
             tile = cells[q]
-            hc = h + md[tile * n + blank] - md[tile * n + q]
+            hc = h + md[blank * n + tile] - md[q * n + tile]
             if use_lc:
                 hc += 2 * _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis)
             for w in range(nwords):

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from .idastar import HEURISTICS, IterationCallback, _tiles_pushed, initial_h, tables
+from .idastar import HEURISTICS, IterationCallback, initial_h, tables, tiles_from_directions
 from .limits import (
     INTERRUPTED,
     MEMORY_LIMIT,
@@ -403,7 +403,7 @@ class _Search:
         while a.parent[node] >= 0:
             dirs.append(int(a.info[node]) & 7)
             node = int(a.parent[node])
-        moves = _tiles_pushed(self.board, np.array(dirs[::-1], np.int64))
+        moves = tiles_from_directions(self.board, dirs[::-1])
         self._record(True)
         self._finish_stats()
         bound = int(self.ctl[6])

@@ -299,7 +299,7 @@ def _run(
         if on_iteration is not None:
             on_iteration(it, status == FOUND)
         if status == FOUND:
-            moves = _tiles_pushed(board, blanks[1 : int(ctl[0]) + 1])
+            moves = tiles_from_cells(board, blanks[1 : int(ctl[0]) + 1])
             return solved(board, goal, moves, optimal=True, stats=stats, method=method, heuristic=heuristic)
         if ctl[3] == big:
             raise AssertionError("IDA* exhausted a solvable position")
@@ -340,7 +340,18 @@ def _rows_cols(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     return cells // np.uint64(width), cells % np.uint64(width)
 
 
-def _tiles_pushed(board: Board, cells: np.ndarray) -> tuple[int, ...]:
+def tiles_from_directions(board: Board, directions: Sequence[int]) -> tuple[int, ...]:
+    """The tiles pushed when the blank steps in ``directions`` (0 up, 1 left, 2 right, 3 down)."""
+    cells = []
+    blank = board.blank
+    for d in directions:
+        dr, dc = STEPS[int(d)]
+        blank += dr * board.width + dc
+        cells.append(blank)
+    return tiles_from_cells(board, cells)
+
+
+def tiles_from_cells(board: Board, cells: Sequence[int]) -> tuple[int, ...]:
     """The tiles pushed when the blank visits ``cells`` in turn."""
     tiles = list(board.tiles)
     blank = board.blank
