@@ -1,0 +1,630 @@
+"""Real-time solving of m x n boards (Parberry 1995) as a resumable state machine.
+
+The board is reduced line by line: while the unsolved region (rows ``r0..H-1``, columns
+``c0..W-1``, standard goal) is larger than 3 x 3, its first row (if it has at least as many rows
+as columns) or else its first column is put in place, tile by tile; the last region (at most
+3 x 3) is finished optimally from a BFS table of its distances to the goal.
+
+A line is handled in *virtual* coordinates: a column is a row of the transposed board, so one
+piece of code places both (``TR`` set; a blank direction ``d`` of the virtual board is ``d ^ 1``
+of the real one). Within a line of virtual row ``vr0`` and columns ``vc0..Wv-1``:
+
+- tiles for columns ``vc0..Wv-3`` go straight home, one by one;
+- the last two (``a`` for column ``Wv-2``, ``b`` for ``Wv-1``) use Parberry's trick: ``a`` goes
+  to ``q = (vr0, Wv-1)``, ``b`` to ``u = (vr0+1, Wv-1)``, the blank to ``p = (vr0, Wv-2)``, and
+  two moves finish the line. If ``b`` lies at ``p`` once ``a`` is at ``q``, or at
+  ``t = (vr0+1, Wv-2)`` with the blank at ``p`` (the blank would trap itself at ``p``), a fixed
+  pattern of 17 (or its last 16) moves finishes the line instead.
+
+Invariant of every tile-moving step: the only cells the blank may not enter are the target tile
+``T`` and the *locked* cells, which all lie in virtual row ``vr0`` (columns below ``KLOCK`` and,
+once ``a`` is at ``q``, ``q`` itself); the region below has at least three more rows. So
+
+- far from ``T`` (Chebyshev distance > 1) the blank walks an L-shaped path to a side of ``T`` that
+  faces it (horizontal leg first when that side is in row ``vr0``, else vertical first): such a
+  path never crosses ``T`` or a locked cell;
+- next to ``T`` it walks around ``T`` on the ring of its 8 neighbours, by the shorter free arc,
+  to the side ``T`` must move to, and pushes ``T``. The free part of the ring stays connected
+  except around ``p``/``t`` once ``q`` is locked, which is the trap case above.
+
+Moving a tile one diagonal step this way costs 6 moves and one straight step 5 (Parberry's
+figures 3 and 4). The planner emits *segments* (a short pattern of blank directions, repeated)
+and ``run`` plays them; it stops whenever its output buffer is full, so a caller may take moves
+one small batch at a time with O(1) work per move (real time) or all at once.
+
+Methods: 0 ``parberry`` (the choices above, ties to the vertical move), 1 ``greedy`` (the same
+plan, but wherever the plan leaves a free choice -- which leg of the blank's walk first, which
+arc around ``T``, which of two useful moves of ``T`` -- it picks the one whose displaced tiles
+gain most Manhattan distance).
+
+Blank directions: 0 up, 1 left, 2 right, 3 down (``3 - d`` undoes ``d``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import njit
+
+# Fields of the state array ``st``.
+H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, TH, TW = range(15)
+STATE_SIZE = 16
+
+# Line phases.
+P_NEXT, P_TILE, P_A, P_B, P_FIN, P_TRAP, P_TABLE, P_DONE = range(8)
+
+# Error codes (internal: a bug, never a user error).
+ERR_NONE, ERR_STUCK, ERR_TABLE = 0, 1, 2
+
+PATTERN_SIZE = 32
+DI = np.array([-1, 0, 0, 1], dtype=np.int64)
+DJ = np.array([0, -1, 1, 0], dtype=np.int64)
+# The ring of 8 neighbours of a tile, in cyclic order, and the index of each offset in it.
+RING_DI = np.array([-1, -1, -1, 0, 1, 1, 1, 0], dtype=np.int64)
+RING_DJ = np.array([-1, 0, 1, 1, 1, 0, -1, -1], dtype=np.int64)
+# Blank moves (virtual directions) that finish a line from b at p, a at q, blank at t (found by
+# BFS over the 3 x 2 corner); after its first move, b is at t and the blank at p.
+TRAP = np.array([0, 2, 3, 1, 3, 2, 0, 0, 1, 3, 2, 3, 1, 0, 0, 2, 3], dtype=np.int64)
+UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
+
+
+# -- BFS tables for the last small region ---------------------------------------------------
+
+
+@njit
+def perm_rank(perm, k):
+    """Lehmer rank of ``perm[0:k]`` (a permutation of 0..k-1)."""
+    rank = 0
+    for i in range(k):
+        smaller = 0
+        for j in range(i + 1, k):
+            if perm[j] < perm[i]:
+                smaller += 1
+        rank = rank * (k - i) + smaller
+    return rank
+
+
+@njit
+def perm_unrank(rank, k, perm, used):
+    """Inverse of ``perm_rank``; ``used`` is scratch of size k."""
+    digits = np.empty(k, np.int64)
+    for i in range(k - 1, -1, -1):
+        base = k - i
+        digits[i] = rank % base
+        rank //= base
+    for i in range(k):
+        used[i] = 0
+    for i in range(k):
+        d = digits[i]
+        for v in range(k):
+            if not used[v]:
+                if d == 0:
+                    perm[i] = v
+                    used[v] = 1
+                    break
+                d -= 1
+
+
+@njit
+def bfs_table(h, w, size):
+    """Distance to the goal of every permutation of an h x w board (255: unreachable).
+
+    A permutation lists, per cell, the goal cell of the tile there; the blank is ``h*w - 1``;
+    the goal is the identity (rank 0)."""
+    k = h * w
+    dist = np.full(size, 255, np.uint8)
+    queue = np.empty(size // 2 + 1, np.int64)
+    perm = np.empty(k, np.int64)
+    used = np.empty(k, np.int64)
+    dist[0] = 0
+    queue[0] = 0
+    head, tail = 0, 1
+    while head < tail:
+        r = queue[head]
+        head += 1
+        perm_unrank(r, k, perm, used)
+        blank = 0
+        for c in range(k):
+            if perm[c] == k - 1:
+                blank = c
+        bi, bj = blank // w, blank % w
+        for d in range(4):
+            ni, nj = bi + DI[d], bj + DJ[d]
+            if 0 <= ni < h and 0 <= nj < w:
+                nc = ni * w + nj
+                perm[blank], perm[nc] = perm[nc], perm[blank]
+                nr = perm_rank(perm, k)
+                if dist[nr] == 255:
+                    dist[nr] = dist[r] + 1
+                    queue[tail] = nr
+                    tail += 1
+                perm[blank], perm[nc] = perm[nc], perm[blank]
+    return dist
+
+
+# -- coordinates ------------------------------------------------------------------------------
+
+
+@njit
+def vdims(st):
+    """(Hv, Wv, vr0, vc0) of the current line's virtual board."""
+    if st[TR]:
+        return st[W], st[H], st[C0], st[R0]
+    return st[H], st[W], st[R0], st[C0]
+
+
+@njit
+def vcell(st, i, j):
+    return j * st[W] + i if st[TR] else i * st[W] + j
+
+
+@njit
+def vpos(st, cell):
+    r, c = cell // st[W], cell % st[W]
+    return (c, r) if st[TR] else (r, c)
+
+
+@njit
+def home_tile(st, i, j):
+    """The tile whose goal is virtual cell (i, j)."""
+    return vcell(st, i, j) + 1
+
+
+@njit
+def locks(st):
+    """(KLOCK, QLOCK): locked prefix length of row vr0 and whether q is locked."""
+    ph = st[PHASE]
+    if ph == P_TILE:
+        return st[K], False
+    hv, wv, vr0, vc0 = vdims(st)
+    return wv - 2, ph == P_B or ph == P_FIN
+
+
+@njit
+def free(st, i, j, klock, qlock):
+    hv, wv, vr0, vc0 = vdims(st)
+    if i < vr0 or i >= hv or j < vc0 or j >= wv:
+        return False
+    if i == vr0 and (j < klock or (qlock and j == wv - 1)):
+        return False
+    return True
+
+
+# -- the Manhattan gain of a blank move (for the greedy method) -----------------------------
+
+
+@njit
+def gain(st, cells, i, j, d):
+    """Manhattan distance gained by the tile at virtual (i, j) when the blank enters its cell
+    moving in virtual direction ``d`` (the tile moves the other way)."""
+    t = cells[vcell(st, i, j)]
+    if t == 0:
+        return 0
+    g = t - 1
+    gr, gc = g // st[W], g % st[W]
+    gi, gj = (gc, gr) if st[TR] else (gr, gc)
+    before = abs(i - gi) + abs(j - gj)
+    after = abs(i - DI[d] - gi) + abs(j - DJ[d] - gj)
+    return before - after
+
+
+# -- segments ---------------------------------------------------------------------------------
+
+
+@njit
+def seg_set(st, pat, n, rep):
+    st[SEG_LEN] = n
+    st[SEG_REP] = rep
+    st[SEG_I] = 0
+    st[SEG_R] = 0
+
+
+@njit
+def seg_run(st, pat, vd, count):
+    """A straight walk of ``count`` blank moves in virtual direction ``vd``."""
+    pat[0] = vd ^ 1 if st[TR] else vd
+    seg_set(st, pat, 1, count)
+
+
+@njit
+def walk_leg(st, cells, bi, bj, xi, xj, horizontal_first):
+    """The next leg of an L-shaped blank walk from (bi, bj) to (xi, xj) as (direction, count).
+
+    The greedy method, when both cells lie below row vr0 (every monotone path between them is
+    then free, the caller having checked that T is outside their rectangle), takes a single step
+    in whichever useful direction moves its tile most toward home.
+    """
+    vd = DOWN if xi > bi else UP
+    hd = RIGHT if xj > bj else LEFT
+    if bi == xi:
+        return hd, abs(xj - bj)
+    if bj == xj:
+        return vd, abs(xi - bi)
+    hv, wv, vr0, vc0 = vdims(st)
+    if st[METHOD] == 1 and bi > vr0 and xi > vr0:
+        if gain(st, cells, bi, bj + DJ[hd], hd) > gain(st, cells, bi + DI[vd], bj, vd):
+            return hd, 1
+        return vd, 1
+    if horizontal_first:
+        return hd, abs(xj - bj)
+    return vd, abs(xi - bi)
+
+
+@njit
+def ring_index(di, dj):
+    for r in range(8):
+        if RING_DI[r] == di and RING_DJ[r] == dj:
+            return r
+    return -1
+
+
+@njit
+def ring_path(st, cells, ti, tj, bi, bj, target, klock, qlock, method, pat, start):
+    """Write into ``pat[start:]`` the blank's walk around T at (ti, tj) from (bi, bj) to ring
+    position ``target``; return its length, or -1 if both arcs are blocked. Arcs of equal length:
+    the greedy method takes the one whose moved tiles gain more, parberry the clockwise one."""
+    src = ring_index(bi - ti, bj - tj)
+    best_len = -1
+    best_dir = 0
+    best_gain = -100
+    for sense in (1, -1):
+        length = (target - src) * sense % 8
+        ok = True
+        g = 0
+        r = src
+        for _ in range(length):
+            nr = (r + sense) % 8
+            ci, cj = ti + RING_DI[nr], tj + RING_DJ[nr]
+            if not free(st, ci, cj, klock, qlock):
+                ok = False
+                break
+            if method == 1:
+                d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
+                g += gain(st, cells, ci, cj, d)
+            r = nr
+        if ok and (best_len < 0 or length < best_len or (length == best_len and g > best_gain)):
+            best_len, best_dir, best_gain = length, sense, g
+    if best_len < 0:
+        return -1
+    r = src
+    for s in range(best_len):
+        nr = (r + best_dir) % 8
+        d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
+        pat[start + s] = d ^ 1 if st[TR] else d
+        r = nr
+    return best_len
+
+
+@njit
+def direction(di, dj):
+    if di < 0:
+        return UP
+    if di > 0:
+        return DOWN
+    if dj < 0:
+        return LEFT
+    return RIGHT
+
+
+@njit
+def ring_cost(st, ti, tj, bi, bj, target, klock, qlock):
+    """Length of the shorter free arc around T from the blank to ring position ``target``
+    (100 if ``target`` is -1, meaning no such move, or unreachable)."""
+    if target < 0:
+        return 100
+    src = ring_index(bi - ti, bj - tj)
+    best = 100
+    for sense in (1, -1):
+        length = (target - src) * sense % 8
+        ok = True
+        r = src
+        for _ in range(length):
+            r = (r + sense) % 8
+            if not free(st, ti + RING_DI[r], tj + RING_DJ[r], klock, qlock):
+                ok = False
+                break
+        if ok and length < best:
+            best = length
+    return best
+
+
+@njit
+def plan_tile(st, cells, pos, pat, tile, di, dj):
+    """Plan the next segment that brings ``tile`` toward virtual cell (di, dj); False if it is
+    there already."""
+    ti, tj = vpos(st, pos[tile])
+    if ti == di and tj == dj:
+        return False
+    klock, qlock = locks(st)
+    method = st[METHOD]
+    bi, bj = vpos(st, pos[0])
+    # The useful moves of T (into free cells), as ring positions of their target cells.
+    vert, horiz = -1, -1
+    if ti != di and free(st, ti + (1 if di > ti else -1), tj, klock, qlock):
+        vert = ring_index(1 if di > ti else -1, 0)
+    if tj != dj and free(st, ti, tj + (1 if dj > tj else -1), klock, qlock):
+        horiz = ring_index(0, 1 if dj > tj else -1)
+    if vert < 0 and horiz < 0:
+        st[ERROR] = ERR_STUCK
+        return False
+    if max(abs(bi - ti), abs(bj - tj)) > 1:
+        # Walk to a free side of T that faces the blank, preferring one T wants to move to.
+        best_i, best_j, best_score = -1, -1, 100
+        for f in range(4):
+            fi, fj = ti + DI[f], tj + DJ[f]
+            facing = (f == UP and bi < ti) or (f == DOWN and bi > ti) or (f == LEFT and bj < tj) or (
+                f == RIGHT and bj > tj
+            )
+            if not facing or not free(st, fi, fj, klock, qlock):
+                continue
+            score = min(
+                ring_cost(st, ti, tj, fi, fj, vert, klock, qlock),
+                ring_cost(st, ti, tj, fi, fj, horiz, klock, qlock),
+            )
+            if score < best_score:
+                best_i, best_j, best_score = fi, fj, score
+        if best_i < 0:
+            st[ERROR] = ERR_STUCK
+            return False
+        hv, wv, vr0, vc0 = vdims(st)
+        vd, count = walk_leg(st, cells, bi, bj, best_i, best_j, best_i == vr0)
+        seg_run(st, pat, vd, count)
+        return True
+    # Next to T: walk around it to the cheapest useful side, then push T.
+    best_c, best_cost = vert, ring_cost(st, ti, tj, bi, bj, vert, klock, qlock)
+    cost = ring_cost(st, ti, tj, bi, bj, horiz, klock, qlock)
+    if cost < best_cost:
+        best_c, best_cost = horiz, cost
+    if best_cost >= 100:
+        st[ERROR] = ERR_STUCK
+        return False
+    n = ring_path(st, cells, ti, tj, bi, bj, best_c, klock, qlock, method, pat, 0)
+    push = direction(-RING_DI[best_c], -RING_DJ[best_c])
+    pat[n] = push ^ 1 if st[TR] else push
+    seg_set(st, pat, n + 1, 1)
+    return True
+
+
+@njit
+def plan_goto(st, cells, pos, pat, xi, xj):
+    """Plan an L-shaped walk of the blank to virtual (xi, xj); False if it is there."""
+    bi, bj = vpos(st, pos[0])
+    if bi == xi and bj == xj:
+        return False
+    hv, wv, vr0, vc0 = vdims(st)
+    vd, count = walk_leg(st, cells, bi, bj, xi, xj, xi == vr0)
+    seg_run(st, pat, vd, count)
+    return True
+
+
+@njit
+def start_line(st):
+    """Choose the next line (row if the region is at least as tall as wide) or the table."""
+    h = st[H] - st[R0]
+    w = st[W] - st[C0]
+    if h <= 3 and w <= 3:
+        st[PHASE] = P_TABLE
+        return
+    st[TR] = 0 if h >= w else 1
+    hv, wv, vr0, vc0 = vdims(st)
+    st[K] = vc0
+    st[PHASE] = P_TILE if wv - vc0 > 2 else P_A
+
+
+@njit
+def end_line(st):
+    if st[TR]:
+        st[C0] += 1
+    else:
+        st[R0] += 1
+    st[PHASE] = P_NEXT
+
+
+@njit
+def plan_table(st, cells, pos, pat, table):
+    """One optimal move of the last region, read from its BFS table; False when solved."""
+    r0, c0, w = st[R0], st[C0], st[W]
+    th, tw = st[H] - r0, st[W] - c0
+    k = th * tw
+    perm = np.empty(k, np.int64)
+    blank = 0
+    for li in range(th):
+        for lj in range(tw):
+            t = cells[(r0 + li) * w + c0 + lj]
+            if t == 0:
+                perm[li * tw + lj] = k - 1
+                blank = li * tw + lj
+            else:
+                g = t - 1
+                perm[li * tw + lj] = (g // w - r0) * tw + g % w - c0
+    d = table[perm_rank(perm, k)]
+    if d == 0:
+        return False
+    bi, bj = blank // tw, blank % tw
+    for m in range(4):
+        ni, nj = bi + DI[m], bj + DJ[m]
+        if 0 <= ni < th and 0 <= nj < tw:
+            nc = ni * tw + nj
+            perm[blank], perm[nc] = perm[nc], perm[blank]
+            nd = table[perm_rank(perm, k)]
+            perm[blank], perm[nc] = perm[nc], perm[blank]
+            if nd == d - 1:
+                pat[0] = m
+                seg_set(st, pat, 1, 1)
+                return True
+    st[ERROR] = ERR_TABLE
+    return False
+
+
+@njit
+def trap_pattern(st, pat, start):
+    """Play ``TRAP[start:]``, which finishes the line."""
+    for s in range(start, TRAP.size):
+        pat[s - start] = TRAP[s] ^ 1 if st[TR] else TRAP[s]
+    seg_set(st, pat, TRAP.size - start, 1)
+    end_line(st)
+
+
+@njit
+def plan(st, cells, pos, pat, table):
+    """Set the next segment; return False when the board is solved (or on an internal error)."""
+    while st[ERROR] == ERR_NONE:
+        ph = st[PHASE]
+        if ph == P_DONE:
+            return False
+        if ph == P_NEXT:
+            start_line(st)
+            continue
+        if ph == P_TABLE:
+            if plan_table(st, cells, pos, pat, table):
+                return True
+            if st[ERROR] == ERR_NONE:
+                st[PHASE] = P_DONE
+            continue
+        hv, wv, vr0, vc0 = vdims(st)
+        if ph == P_TILE:
+            if plan_tile(st, cells, pos, pat, home_tile(st, vr0, st[K]), vr0, st[K]):
+                return True
+            st[K] += 1
+            if st[K] == wv - 2:
+                st[PHASE] = P_A
+        elif ph == P_A:
+            if plan_tile(st, cells, pos, pat, home_tile(st, vr0, wv - 2), vr0, wv - 1):
+                return True
+            st[PHASE] = P_B
+        elif ph == P_B:
+            b = home_tile(st, vr0, wv - 1)
+            if pos[b] == vcell(st, vr0, wv - 2):
+                st[PHASE] = P_TRAP
+                continue
+            if pos[b] == vcell(st, vr0 + 1, wv - 2) and pos[0] == vcell(st, vr0, wv - 2):
+                trap_pattern(st, pat, 1)
+                return True
+            if plan_tile(st, cells, pos, pat, b, vr0 + 1, wv - 1):
+                return True
+            st[PHASE] = P_FIN
+        elif ph == P_FIN:
+            if plan_goto(st, cells, pos, pat, vr0, wv - 2):
+                return True
+            pat[0] = RIGHT ^ 1 if st[TR] else RIGHT
+            pat[1] = DOWN ^ 1 if st[TR] else DOWN
+            seg_set(st, pat, 2, 1)
+            end_line(st)
+            return True
+        elif ph == P_TRAP:
+            if plan_goto(st, cells, pos, pat, vr0 + 1, wv - 2):
+                return True
+            trap_pattern(st, pat, 0)
+            return True
+    return False
+
+
+@njit
+def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
+    """Play up to ``cap`` moves, planning segments as needed; return how many were played.
+
+    ``keep``: 0 count only, 1 store blank directions in ``dirs`` (one byte each), 2 also store
+    the tiles pushed in ``tiles``, 3 store directions 2-bit packed (``dirs[i >> 2]``, bits
+    ``2 * (i & 3)``; ``dirs`` must start zeroed). Fewer than ``cap`` moves means the board is
+    solved, or ``st[ERROR]`` is set.
+    """
+    w = st[W]
+    step = np.array([-w, -1, 1, w], dtype=np.int64)
+    done = 0
+    blank = pos[0]
+    while done < cap:
+        if st[SEG_R] >= st[SEG_REP]:
+            if not plan(st, cells, pos, pat, table):
+                break
+        d = pat[st[SEG_I]]
+        q = blank + step[d]
+        t = cells[q]
+        cells[blank] = t
+        pos[t] = blank
+        cells[q] = 0
+        pos[0] = q
+        blank = q
+        if keep == 3:
+            dirs[done >> 2] |= np.uint8(d << (2 * (done & 3)))
+        elif keep:
+            dirs[done] = d
+            if keep == 2:
+                tiles[done] = t
+        done += 1
+        st[SEG_I] += 1
+        if st[SEG_I] == st[SEG_LEN]:
+            st[SEG_I] = 0
+            st[SEG_R] += 1
+    return done
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+@njit
+def replay(cells, h, w, dirs, count, packed, flip, stats):
+    """Play ``count`` blank directions (each XORed with ``flip``: 3 turns them around) on
+    ``cells`` (standard goal) in place, checking each is on the board. ``stats``: 0 moves played legally, 1 moves that raised the Manhattan distance,
+    2 final Manhattan distance (0 iff the tiles are home). Returns False at an illegal move."""
+    blank = 0
+    for c in range(h * w):
+        if cells[c] == 0:
+            blank = c
+    wasted = 0
+    for m in range(count):
+        d = ((dirs[m >> 2] >> (2 * (m & 3))) & 3 if packed else dirs[m]) ^ flip
+        bi, bj = blank // w, blank % w
+        ni, nj = bi + DI[d], bj + DJ[d]
+        if ni < 0 or ni >= h or nj < 0 or nj >= w:
+            stats[0] = m
+            return False
+        q = ni * w + nj
+        t = cells[q]
+        g = t - 1
+        gi, gj = g // w, g % w
+        if abs(bi - gi) + abs(bj - gj) > abs(ni - gi) + abs(nj - gj):
+            wasted += 1
+        cells[blank] = t
+        cells[q] = 0
+        blank = q
+    stats[0] = count
+    stats[1] = wasted
+    stats[2] = manhattan(cells, h, w)
+    return True
+
+
+@njit
+def manhattan(cells, h, w):
+    total = 0
+    for c in range(h * w):
+        t = cells[c]
+        if t:
+            g = t - 1
+            total += abs(c // w - g // w) + abs(c % w - g % w)
+    return total
+
+
+@njit
+def tiles_to_dirs(cells, pos, w, tiles, out):
+    """Blank directions of the tiles pushed, played on ``cells``/``pos`` in place; the index of
+    the first illegal move, or -1."""
+    n = cells.size
+    for m in range(tiles.size):
+        t = tiles[m]
+        if t <= 0 or t >= n:
+            return m
+        b, q = pos[0], pos[t]
+        delta = q - b
+        if delta == -w:
+            out[m] = UP
+        elif delta == w:
+            out[m] = DOWN
+        elif delta == -1 and b % w != 0:
+            out[m] = LEFT
+        elif delta == 1 and q % w != 0:
+            out[m] = RIGHT
+        else:
+            return m
+        cells[b], cells[q] = t, 0
+        pos[t], pos[0] = b, q
+    return -1
