@@ -489,6 +489,10 @@ def plan(st, cells, pos, pat, table):
             if st[K] == wv - 2:
                 st[PHASE] = P_A
         elif ph == P_A:
+            a, b = home_tile(st, vr0, wv - 2), home_tile(st, vr0, wv - 1)
+            if pos[a] == vcell(st, vr0, wv - 2) and pos[b] == vcell(st, vr0, wv - 1):
+                end_line(st)  # both are home already: the trick would only undo them
+                continue
             if plan_tile(st, cells, pos, pat, home_tile(st, vr0, wv - 2), vr0, wv - 1):
                 return True
             st[PHASE] = P_B
