@@ -47,7 +47,7 @@ import numpy as np
 from .jit import njit
 
 # Fields of the state array ``st``.
-H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, TH, TW = range(15)
+H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, WEIGHT = range(14)
 STATE_SIZE = 16
 
 # Line phases.
@@ -62,6 +62,23 @@ DJ = np.array([0, -1, 1, 0], dtype=np.int64)
 # The ring of 8 neighbours of a tile, in cyclic order, and the index of each offset in it.
 RING_DI = np.array([-1, -1, -1, 0, 1, 1, 1, 0], dtype=np.int64)
 RING_DJ = np.array([-1, 0, 1, 1, 1, 0, -1, -1], dtype=np.int64)
+
+
+def _arc_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``ARC_LEN[src, target, s]`` and ``ARC_NEED[...]`` (bit mask of the ring cells crossed,
+    target included) of the arc from ``src`` to ``target`` clockwise (s = 0) or not (s = 1)."""
+    length = np.zeros((8, 8, 2), dtype=np.int64)
+    need = np.zeros((8, 8, 2), dtype=np.int64)
+    for src in range(8):
+        for target in range(8):
+            for s, sense in enumerate((1, -1)):
+                length[src, target, s] = (target - src) * sense % 8
+                for k in range(1, length[src, target, s] + 1):
+                    need[src, target, s] |= 1 << ((src + k * sense) % 8)
+    return length, need
+
+
+ARC_LEN, ARC_NEED = _arc_tables()
 # Blank moves (virtual directions) that finish a line from b at p, a at q, blank at t (found by
 # BFS over the 3 x 2 corner); after its first move, b is at t and the blank at p.
 TRAP = np.array([0, 2, 3, 1, 3, 2, 0, 0, 1, 3, 2, 3, 1, 0, 0, 2, 3], dtype=np.int64)
@@ -194,14 +211,14 @@ def free(st, i, j, klock, qlock):
 
 
 @njit
-def gain(st, cells, i, j, d):
+def gain(st, cells, home, i, j, d):
     """Manhattan distance gained by the tile at virtual (i, j) when the blank enters its cell
-    moving in virtual direction ``d`` (the tile moves the other way)."""
+    moving in virtual direction ``d`` (the tile moves the other way). ``home[2t]``,
+    ``home[2t+1]``: the goal row and column of tile t."""
     t = cells[vcell(st, i, j)]
     if t == 0:
         return 0
-    g = t - 1
-    gr, gc = g // st[W], g % st[W]
+    gr, gc = home[2 * t], home[2 * t + 1]
     gi, gj = (gc, gr) if st[TR] else (gr, gc)
     before = abs(i - gi) + abs(j - gj)
     after = abs(i - DI[d] - gi) + abs(j - DJ[d] - gj)
@@ -227,27 +244,33 @@ def seg_run(st, pat, vd, count):
 
 
 @njit
-def walk_leg(st, cells, bi, bj, xi, xj, horizontal_first):
-    """The next leg of an L-shaped blank walk from (bi, bj) to (xi, xj) as (direction, count).
+def plan_walk(st, cells, home, pat, bi, bj, xi, xj, horizontal_first):
+    """Plan the blank's L-shaped walk from (bi, bj) toward (xi, xj): its first leg, as a run.
 
-    The greedy method, when both cells lie below row vr0 (every monotone path between them is
-    then free, the caller having checked that T is outside their rectangle), takes a single step
-    in whichever useful direction moves its tile most toward home.
+    The greedy method, while both cells lie below row vr0 (every monotone path between them is
+    then free, the caller having checked that T is outside their rectangle), walks a staircase
+    instead, each step in whichever useful direction moves its tile most toward home (up to
+    ``PATTERN_SIZE`` steps; the tiles ahead are not yet disturbed, so the gains are exact).
     """
     vd = DOWN if xi > bi else UP
     hd = RIGHT if xj > bj else LEFT
-    if bi == xi:
-        return hd, abs(xj - bj)
-    if bj == xj:
-        return vd, abs(xi - bi)
     hv, wv, vr0, vc0 = vdims(st)
-    if st[METHOD] == 1 and bi > vr0 and xi > vr0:
-        if gain(st, cells, bi, bj + DJ[hd], hd) > gain(st, cells, bi + DI[vd], bj, vd):
-            return hd, 1
-        return vd, 1
-    if horizontal_first:
-        return hd, abs(xj - bj)
-    return vd, abs(xi - bi)
+    if st[METHOD] == 1 and bi != xi and bj != xj and bi > vr0 and xi > vr0:
+        n = 0
+        while bi != xi and bj != xj and n < PATTERN_SIZE:
+            if gain(st, cells, home, bi, bj + DJ[hd], hd) > gain(st, cells, home, bi + DI[vd], bj, vd):
+                d = hd
+                bj += DJ[hd]
+            else:
+                d = vd
+                bi += DI[vd]
+            pat[n] = d ^ 1 if st[TR] else d
+            n += 1
+        seg_set(st, pat, n, 1)
+    elif bi == xi or (bj != xj and horizontal_first):
+        seg_run(st, pat, hd, abs(xj - bj))
+    else:
+        seg_run(st, pat, vd, abs(xi - bi))
 
 
 @njit
@@ -259,40 +282,84 @@ def ring_index(di, dj):
 
 
 @njit
-def ring_path(st, cells, ti, tj, bi, bj, target, klock, qlock, method, pat, start):
-    """Write into ``pat[start:]`` the blank's walk around T at (ti, tj) from (bi, bj) to ring
-    position ``target``; return its length, or -1 if both arcs are blocked. Arcs of equal length:
-    the greedy method takes the one whose moved tiles gain more, parberry the clockwise one."""
-    src = ring_index(bi - ti, bj - tj)
-    best_len = -1
-    best_dir = 0
-    best_gain = -100
+def ring_mask(st, ti, tj, klock, qlock):
+    """Bit r set iff ring cell r of T at (ti, tj) is free."""
+    mask = 0
+    for r in range(8):
+        if free(st, ti + RING_DI[r], tj + RING_DJ[r], klock, qlock):
+            mask |= 1 << r
+    return mask
+
+
+@njit
+def arc(mask, src, target, sense):
+    """Length of the arc from ring position ``src`` to ``target`` in ``sense`` (+1 or -1), or
+    -1 if it crosses a cell that is not free."""
+    s = 0 if sense > 0 else 1
+    need = ARC_NEED[src, target, s]
+    return ARC_LEN[src, target, s] if mask & need == need else -1
+
+
+@njit
+def arc_gain(st, cells, home, ti, tj, src, length, sense):
+    """Manhattan distance the tiles on an arc gain as the blank walks it."""
+    g = 0
+    r = src
+    for _ in range(length):
+        nr = (r + sense) % 8
+        d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
+        g += gain(st, cells, home, ti + RING_DI[nr], tj + RING_DJ[nr], d)
+        r = nr
+    return g
+
+
+@njit
+def ring_cost(mask, src, target):
+    """Length of the shorter free arc from ``src`` to ``target`` (100 if none or target < 0)."""
+    if target < 0:
+        return 100
+    best = 100
     for sense in (1, -1):
-        length = (target - src) * sense % 8
-        ok = True
-        g = 0
-        r = src
-        for _ in range(length):
-            nr = (r + sense) % 8
-            ci, cj = ti + RING_DI[nr], tj + RING_DJ[nr]
-            if not free(st, ci, cj, klock, qlock):
-                ok = False
-                break
-            if method == 1:
-                d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
-                g += gain(st, cells, ci, cj, d)
-            r = nr
-        if ok and (best_len < 0 or length < best_len or (length == best_len and g > best_gain)):
-            best_len, best_dir, best_gain = length, sense, g
-    if best_len < 0:
+        length = arc(mask, src, target, sense)
+        if 0 <= length < best:
+            best = length
+    return best
+
+
+@njit
+def ring_step(st, cells, home, ti, tj, bi, bj, vert, horiz, mask, pat):
+    """Write the blank's walk around T to the side of a useful move (ring position ``vert`` or
+    ``horiz``, -1 if none) and the push of T; return the segment's length, or -1 if stuck.
+
+    Each option (side, sense) scores ``WEIGHT/100 * gain - length``, where gain is what the
+    displaced tiles gain in Manhattan distance; the first best wins (parberry: weight 0, so the
+    shortest walk, to the vertical side and clockwise on ties)."""
+    src = ring_index(bi - ti, bj - tj)
+    weight = st[WEIGHT]
+    best_score, best_target, best_sense, best_len = -(1 << 30), -1, 0, 0
+    for target in (vert, horiz):
+        if target < 0:
+            continue
+        for sense in (1, -1):
+            length = arc(mask, src, target, sense)
+            if length < 0:
+                continue
+            score = -100 * length
+            if weight:
+                score += weight * arc_gain(st, cells, home, ti, tj, src, length, sense)
+            if score > best_score:
+                best_score, best_target, best_sense, best_len = score, target, sense, length
+    if best_target < 0:
         return -1
     r = src
-    for s in range(best_len):
-        nr = (r + best_dir) % 8
+    for k in range(best_len):
+        nr = (r + best_sense) % 8
         d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
-        pat[start + s] = d ^ 1 if st[TR] else d
+        pat[k] = d ^ 1 if st[TR] else d
         r = nr
-    return best_len
+    push = direction(-RING_DI[best_target], -RING_DJ[best_target])
+    pat[best_len] = push ^ 1 if st[TR] else push
+    return best_len + 1
 
 
 @njit
@@ -307,36 +374,13 @@ def direction(di, dj):
 
 
 @njit
-def ring_cost(st, ti, tj, bi, bj, target, klock, qlock):
-    """Length of the shorter free arc around T from the blank to ring position ``target``
-    (100 if ``target`` is -1, meaning no such move, or unreachable)."""
-    if target < 0:
-        return 100
-    src = ring_index(bi - ti, bj - tj)
-    best = 100
-    for sense in (1, -1):
-        length = (target - src) * sense % 8
-        ok = True
-        r = src
-        for _ in range(length):
-            r = (r + sense) % 8
-            if not free(st, ti + RING_DI[r], tj + RING_DJ[r], klock, qlock):
-                ok = False
-                break
-        if ok and length < best:
-            best = length
-    return best
-
-
-@njit
-def plan_tile(st, cells, pos, pat, tile, di, dj):
+def plan_tile(st, cells, home, pos, pat, tile, di, dj):
     """Plan the next segment that brings ``tile`` toward virtual cell (di, dj); False if it is
     there already."""
     ti, tj = vpos(st, pos[tile])
     if ti == di and tj == dj:
         return False
     klock, qlock = locks(st)
-    method = st[METHOD]
     bi, bj = vpos(st, pos[0])
     # The useful moves of T (into free cells), as ring positions of their target cells.
     vert, horiz = -1, -1
@@ -344,56 +388,44 @@ def plan_tile(st, cells, pos, pat, tile, di, dj):
         vert = ring_index(1 if di > ti else -1, 0)
     if tj != dj and free(st, ti, tj + (1 if dj > tj else -1), klock, qlock):
         horiz = ring_index(0, 1 if dj > tj else -1)
-    if vert < 0 and horiz < 0:
-        st[ERROR] = ERR_STUCK
-        return False
+    hv, wv, vr0, vc0 = vdims(st)
+    if vr0 + 2 <= ti < hv - 1 and vc0 < tj < wv - 1:
+        mask = 255  # the ring lies inside the region, below row vr0
+    else:
+        mask = ring_mask(st, ti, tj, klock, qlock)
     if max(abs(bi - ti), abs(bj - tj)) > 1:
         # Walk to a free side of T that faces the blank, preferring one T wants to move to.
         best_i, best_j, best_score = -1, -1, 100
         for f in range(4):
-            fi, fj = ti + DI[f], tj + DJ[f]
             facing = (f == UP and bi < ti) or (f == DOWN and bi > ti) or (f == LEFT and bj < tj) or (
                 f == RIGHT and bj > tj
             )
-            if not facing or not free(st, fi, fj, klock, qlock):
-                continue
-            score = min(
-                ring_cost(st, ti, tj, fi, fj, vert, klock, qlock),
-                ring_cost(st, ti, tj, fi, fj, horiz, klock, qlock),
-            )
-            if score < best_score:
-                best_i, best_j, best_score = fi, fj, score
+            r = ring_index(DI[f], DJ[f])
+            if facing and (mask >> r) & 1:
+                score = min(ring_cost(mask, r, vert), ring_cost(mask, r, horiz))
+                if score < best_score:
+                    best_i, best_j, best_score = ti + DI[f], tj + DJ[f], score
         if best_i < 0:
             st[ERROR] = ERR_STUCK
             return False
-        hv, wv, vr0, vc0 = vdims(st)
-        vd, count = walk_leg(st, cells, bi, bj, best_i, best_j, best_i == vr0)
-        seg_run(st, pat, vd, count)
+        plan_walk(st, cells, home, pat, bi, bj, best_i, best_j, best_i == vr0)
         return True
-    # Next to T: walk around it to the cheapest useful side, then push T.
-    best_c, best_cost = vert, ring_cost(st, ti, tj, bi, bj, vert, klock, qlock)
-    cost = ring_cost(st, ti, tj, bi, bj, horiz, klock, qlock)
-    if cost < best_cost:
-        best_c, best_cost = horiz, cost
-    if best_cost >= 100:
+    n = ring_step(st, cells, home, ti, tj, bi, bj, vert, horiz, mask, pat)
+    if n < 0:
         st[ERROR] = ERR_STUCK
         return False
-    n = ring_path(st, cells, ti, tj, bi, bj, best_c, klock, qlock, method, pat, 0)
-    push = direction(-RING_DI[best_c], -RING_DJ[best_c])
-    pat[n] = push ^ 1 if st[TR] else push
-    seg_set(st, pat, n + 1, 1)
+    seg_set(st, pat, n, 1)
     return True
 
 
 @njit
-def plan_goto(st, cells, pos, pat, xi, xj):
+def plan_goto(st, cells, home, pos, pat, xi, xj):
     """Plan an L-shaped walk of the blank to virtual (xi, xj); False if it is there."""
     bi, bj = vpos(st, pos[0])
     if bi == xi and bj == xj:
         return False
     hv, wv, vr0, vc0 = vdims(st)
-    vd, count = walk_leg(st, cells, bi, bj, xi, xj, xi == vr0)
-    seg_run(st, pat, vd, count)
+    plan_walk(st, cells, home, pat, bi, bj, xi, xj, xi == vr0)
     return True
 
 
@@ -466,7 +498,7 @@ def trap_pattern(st, pat, start):
 
 
 @njit
-def plan(st, cells, pos, pat, table):
+def plan(st, cells, home, pos, pat, table):
     """Set the next segment; return False when the board is solved (or on an internal error)."""
     while st[ERROR] == ERR_NONE:
         ph = st[PHASE]
@@ -483,7 +515,7 @@ def plan(st, cells, pos, pat, table):
             continue
         hv, wv, vr0, vc0 = vdims(st)
         if ph == P_TILE:
-            if plan_tile(st, cells, pos, pat, home_tile(st, vr0, st[K]), vr0, st[K]):
+            if plan_tile(st, cells, home, pos, pat, home_tile(st, vr0, st[K]), vr0, st[K]):
                 return True
             st[K] += 1
             if st[K] == wv - 2:
@@ -493,7 +525,7 @@ def plan(st, cells, pos, pat, table):
             if pos[a] == vcell(st, vr0, wv - 2) and pos[b] == vcell(st, vr0, wv - 1):
                 end_line(st)  # both are home already: the trick would only undo them
                 continue
-            if plan_tile(st, cells, pos, pat, home_tile(st, vr0, wv - 2), vr0, wv - 1):
+            if plan_tile(st, cells, home, pos, pat, home_tile(st, vr0, wv - 2), vr0, wv - 1):
                 return True
             st[PHASE] = P_B
         elif ph == P_B:
@@ -504,11 +536,11 @@ def plan(st, cells, pos, pat, table):
             if pos[b] == vcell(st, vr0 + 1, wv - 2) and pos[0] == vcell(st, vr0, wv - 2):
                 trap_pattern(st, pat, 1)
                 return True
-            if plan_tile(st, cells, pos, pat, b, vr0 + 1, wv - 1):
+            if plan_tile(st, cells, home, pos, pat, b, vr0 + 1, wv - 1):
                 return True
             st[PHASE] = P_FIN
         elif ph == P_FIN:
-            if plan_goto(st, cells, pos, pat, vr0, wv - 2):
+            if plan_goto(st, cells, home, pos, pat, vr0, wv - 2):
                 return True
             pat[0] = RIGHT ^ 1 if st[TR] else RIGHT
             pat[1] = DOWN ^ 1 if st[TR] else DOWN
@@ -516,7 +548,7 @@ def plan(st, cells, pos, pat, table):
             end_line(st)
             return True
         elif ph == P_TRAP:
-            if plan_goto(st, cells, pos, pat, vr0 + 1, wv - 2):
+            if plan_goto(st, cells, home, pos, pat, vr0 + 1, wv - 2):
                 return True
             trap_pattern(st, pat, 0)
             return True
@@ -524,7 +556,7 @@ def plan(st, cells, pos, pat, table):
 
 
 @njit
-def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
+def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
     """Play up to ``cap`` moves, planning segments as needed; return how many were played.
 
     ``keep``: 0 count only, 1 store blank directions in ``dirs`` (one byte each), 2 also store
@@ -536,11 +568,13 @@ def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
     step = np.array([-w, -1, 1, w], dtype=np.int64)
     done = 0
     blank = pos[0]
+    seg_i, seg_len, seg_r, seg_rep = st[SEG_I], st[SEG_LEN], st[SEG_R], st[SEG_REP]
     while done < cap:
-        if st[SEG_R] >= st[SEG_REP]:
-            if not plan(st, cells, pos, pat, table):
+        if seg_r >= seg_rep:
+            if not plan(st, cells, home, pos, pat, table):
                 break
-        d = pat[st[SEG_I]]
+            seg_i, seg_len, seg_r, seg_rep = 0, st[SEG_LEN], 0, st[SEG_REP]
+        d = pat[seg_i]
         q = blank + step[d]
         t = cells[q]
         cells[blank] = t
@@ -555,10 +589,11 @@ def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
             if keep == 2:
                 tiles[done] = t
         done += 1
-        st[SEG_I] += 1
-        if st[SEG_I] == st[SEG_LEN]:
-            st[SEG_I] = 0
-            st[SEG_R] += 1
+        seg_i += 1
+        if seg_i == seg_len:
+            seg_i = 0
+            seg_r += 1
+    st[SEG_I], st[SEG_R] = seg_i, seg_r
     return done
 
 
@@ -566,46 +601,42 @@ def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
 
 
 @njit
-def replay(cells, h, w, dirs, count, packed, flip, stats):
+def replay(cells, h, w, home, dirs, count, packed, flip, stats):
     """Play ``count`` blank directions (each XORed with ``flip``: 3 turns them around) on
-    ``cells`` (standard goal) in place, checking each is on the board. ``stats``: 0 moves played legally, 1 moves that raised the Manhattan distance,
-    2 final Manhattan distance (0 iff the tiles are home). Returns False at an illegal move."""
+    ``cells`` (standard goal; ``home`` as for ``gain``) in place, checking that each stays on
+    the board. ``stats``: 0 moves played legally, 1 moves that raised the Manhattan distance,
+    2 final Manhattan distance (0 iff every tile is home). False at an illegal move."""
     blank = 0
     for c in range(h * w):
         if cells[c] == 0:
             blank = c
+    bi, bj = blank // w, blank % w
     wasted = 0
     for m in range(count):
         d = ((dirs[m >> 2] >> (2 * (m & 3))) & 3 if packed else dirs[m]) ^ flip
-        bi, bj = blank // w, blank % w
         ni, nj = bi + DI[d], bj + DJ[d]
         if ni < 0 or ni >= h or nj < 0 or nj >= w:
             stats[0] = m
             return False
         q = ni * w + nj
         t = cells[q]
-        g = t - 1
-        gi, gj = g // w, g % w
-        if abs(bi - gi) + abs(bj - gj) > abs(ni - gi) + abs(nj - gj):
-            wasted += 1
+        # The tile moves from (ni, nj) to (bi, bj): wasted if that is away from home.
+        if d == UP or d == DOWN:
+            wasted += abs(bi - home[2 * t]) > abs(ni - home[2 * t])
+        else:
+            wasted += abs(bj - home[2 * t + 1]) > abs(nj - home[2 * t + 1])
         cells[blank] = t
         cells[q] = 0
-        blank = q
+        blank, bi, bj = q, ni, nj
     stats[0] = count
     stats[1] = wasted
-    stats[2] = manhattan(cells, h, w)
-    return True
-
-
-@njit
-def manhattan(cells, h, w):
     total = 0
     for c in range(h * w):
         t = cells[c]
         if t:
-            g = t - 1
-            total += abs(c // w - g // w) + abs(c % w - g % w)
-    return total
+            total += abs(c // w - home[2 * t]) + abs(c % w - home[2 * t + 1])
+    stats[2] = total
+    return True
 
 
 @njit

@@ -49,6 +49,9 @@ CHUNK = 1 << 22
 #: ones are replayed by the kernel only (``Board.apply`` costs O(cells) per move).
 PY_REPLAY_CELLS = 1024
 
+#: How much a unit of Manhattan distance gained by displaced tiles is worth against one move
+#: of the blank, in hundredths, when the plan leaves a choice (see ``_kernels.realtime``).
+_WEIGHTS = {"parberry": 0, "greedy": 70}
 _LETTER_OF_BLANK_STEP = "DRLU"  # blank up: the tile below slides down (D), and so on
 _TABLES: dict[tuple[int, int], np.ndarray] = {}
 
@@ -105,6 +108,14 @@ def _check(board: Board, goal: str, method: str) -> Board:
     return board.converted() if goal == "blank-first" else board
 
 
+def home_array(height: int, width: int) -> np.ndarray:
+    """``home[2t]``, ``home[2t+1]``: goal row and column of tile t (standard goal)."""
+    g = np.arange(-1, height * width - 1, dtype=np.int32)
+    home = np.empty(2 * height * width, dtype=np.int32)
+    home[0::2], home[1::2] = g // width, g % width
+    return home
+
+
 def board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
     """``cells`` (tile at each cell) and ``pos`` (cell of each tile) as int64 arrays."""
     cells = np.array(board.tiles, dtype=np.int64)
@@ -124,13 +135,15 @@ class _Machine:
         self.st = np.zeros(k.STATE_SIZE, dtype=np.int64)
         self.st[k.H], self.st[k.W] = board.height, board.width
         self.st[k.METHOD] = REALTIME_METHODS.index(method)
+        self.st[k.WEIGHT] = _WEIGHTS[method]
         self.st[k.PHASE] = k.P_NEXT
         self.pat = np.zeros(k.PATTERN_SIZE, dtype=np.int64)
         self.table = _table(board.height, board.width)
+        self.home = home_array(board.height, board.width)
         self.finished = False
 
     def run(self, cap: int, keep: int, dirs: np.ndarray, tiles: np.ndarray) -> int:
-        done = int(self.k.run(self.st, self.cells, self.pos, self.pat, self.table, dirs, tiles, cap, keep))
+        done = int(self.k.run(self.st, self.cells, self.pos, self.pat, self.table, self.home, dirs, tiles, cap, keep))
         if done < cap:
             if self.st[self.k.ERROR]:
                 raise VerificationError(f"internal error: the real-time solver got stuck (code {self.st[self.k.ERROR]})")
@@ -208,7 +221,7 @@ def replay_directions(board: Board, moves: np.ndarray | PackedMoves, *, goal: Go
     count = moves.count if packed else data.size
     flip = 3 if goal == "blank-first" else 0
     stats = np.zeros(3, dtype=np.int64)
-    if not replay(cells, work.height, work.width, data, count, packed, flip, stats):
+    if not replay(cells, work.height, work.width, home_array(work.height, work.width), data, count, packed, flip, stats):
         raise VerificationError(f"internal error: move {int(stats[0]) + 1} leaves the board")
     if stats[2] != 0:
         raise VerificationError("internal error: the moves do not reach the goal")
