@@ -123,6 +123,20 @@ def perm_unrank(rank, k, perm, used):
 
 
 @njit
+def stepped_rank(perm, k, blank, h, w, d):
+    """Rank of ``perm`` (an h x w board, blank at cell ``blank``) after the blank steps in
+    direction ``d``; -1 if that leaves the board. ``perm`` is left as it was."""
+    ni, nj = blank // w + DI[d], blank % w + DJ[d]
+    if ni < 0 or ni >= h or nj < 0 or nj >= w:
+        return -1
+    nc = ni * w + nj
+    perm[blank], perm[nc] = perm[nc], perm[blank]
+    r = perm_rank(perm, k)
+    perm[blank], perm[nc] = perm[nc], perm[blank]
+    return r
+
+
+@njit
 def bfs_table(h, w, size):
     """Distance to the goal of every permutation of an h x w board (255: unreachable).
 
@@ -144,18 +158,12 @@ def bfs_table(h, w, size):
         for c in range(k):
             if perm[c] == k - 1:
                 blank = c
-        bi, bj = blank // w, blank % w
         for d in range(4):
-            ni, nj = bi + DI[d], bj + DJ[d]
-            if 0 <= ni < h and 0 <= nj < w:
-                nc = ni * w + nj
-                perm[blank], perm[nc] = perm[nc], perm[blank]
-                nr = perm_rank(perm, k)
-                if dist[nr] == 255:
-                    dist[nr] = dist[r] + 1
-                    queue[tail] = nr
-                    tail += 1
-                perm[blank], perm[nc] = perm[nc], perm[blank]
+            nr = stepped_rank(perm, k, blank, h, w, d)
+            if nr >= 0 and dist[nr] == 255:
+                dist[nr] = dist[r] + 1
+                queue[tail] = nr
+                tail += 1
     return dist
 
 
@@ -472,18 +480,12 @@ def plan_table(st, cells, pos, pat, table):
     d = table[perm_rank(perm, k)]
     if d == 0:
         return False
-    bi, bj = blank // tw, blank % tw
     for m in range(4):
-        ni, nj = bi + DI[m], bj + DJ[m]
-        if 0 <= ni < th and 0 <= nj < tw:
-            nc = ni * tw + nj
-            perm[blank], perm[nc] = perm[nc], perm[blank]
-            nd = table[perm_rank(perm, k)]
-            perm[blank], perm[nc] = perm[nc], perm[blank]
-            if nd == d - 1:
-                pat[0] = m
-                seg_set(st, pat, 1, 1)
-                return True
+        nr = stepped_rank(perm, k, blank, th, tw, m)
+        if nr >= 0 and table[nr] == d - 1:
+            pat[0] = m
+            seg_set(st, pat, 1, 1)
+            return True
     st[ERROR] = ERR_TABLE
     return False
 
