@@ -32,10 +32,11 @@ figures 3 and 4). The planner emits *segments* (a short pattern of blank directi
 and ``run`` plays them; it stops whenever its output buffer is full, so a caller may take moves
 one small batch at a time with O(1) work per move (real time) or all at once.
 
-Methods: 0 ``parberry`` (the choices above, ties to the vertical move), 1 ``greedy`` (the same
-plan, but wherever the plan leaves a free choice -- which leg of the blank's walk first, which
-arc around ``T``, which of two useful moves of ``T`` -- it picks the one whose displaced tiles
-gain most Manhattan distance).
+Methods: 0 ``parberry`` (the choices above: the shortest walk around T, ties to the vertical
+move and the clockwise arc), 1 ``greedy`` (the same plan, but the walk around T and the move of
+T are chosen to maximise ``WEIGHT/100`` times the Manhattan distance the displaced tiles gain,
+minus the moves spent, and the blank's walk to T is a staircase whose every step takes the
+direction whose tile gains most).
 
 Blank directions: 0 up, 1 left, 2 right, 3 down (``3 - d`` undoes ``d``).
 """
