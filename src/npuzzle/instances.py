@@ -5,14 +5,25 @@ optimal lengths and the node counts of IDA* with the Manhattan distance (publish
 recomputed: see ``data/korf100.tsv`` for the sources and the three places they differ).
 ``benchmark_set("korf50")``: Korf & Felner's 50 random 24-puzzle instances (2002) with their
 optimal lengths. Both use Korf's goal convention, ``blank-first``.
+
+Scrambles: uniform random boards, random walks, and Parberry's worst case. Not imported by
+``npuzzle/__init__.py``; numpy is imported inside the functions that use it.
+
+>>> random_board(3, 3, 7).is_solvable()
+True
+>>> parberry_worst(4).manhattan() == 4 * (4 * 4 - 2)
+True
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
-from .board import Board, Goal
+from .board import Board, Goal, check_goal, goal_tiles
+from .errors import InvalidBoardError
 
 BENCHMARK_SETS: tuple[str, ...] = ("korf100", "korf50")
 _FILES = {"korf100": ("korf100.tsv", 4), "korf50": ("korf50_24.tsv", 5)}
@@ -57,3 +68,112 @@ def benchmark_set(name: str, ids: list[int] | None = None) -> list[Instance]:
         if unknown:
             raise ValueError(f"{name} has no instance {', '.join(map(str, unknown))}")
     return out
+
+
+
+def _rng(rng_or_seed: Any):
+    import numpy as np
+
+    if isinstance(rng_or_seed, np.random.Generator):
+        return rng_or_seed
+    return np.random.default_rng(rng_or_seed)
+
+
+def _check_shape(height: int, width: int) -> None:
+    if not isinstance(height, int) or not isinstance(width, int) or height < 2 or width < 2:
+        raise InvalidBoardError(f"a board needs at least 2 rows and 2 columns, not {height}x{width}")
+
+
+def random_board(height: int, width: int, rng_or_seed: Any = None, goal: Goal = "standard") -> Board:
+    """A uniformly random solvable position: a random permutation, made solvable (if it is not)
+    by swapping two tiles that are not the blank. Each solvable position is reached from
+    exactly two permutations, so all are equally likely. ``rng_or_seed``: a numpy
+    ``Generator``, a seed or ``None``."""
+    _check_shape(height, width)
+    check_goal(goal)
+    tiles = _rng(rng_or_seed).permutation(height * width).tolist()
+    board = Board(height, width, tuple(tiles))
+    if board.is_solvable(goal):
+        return board
+    a, b = (0, 1) if tiles[0] and tiles[1] else (2, 3)
+    tiles[a], tiles[b] = tiles[b], tiles[a]
+    return Board(height, width, tuple(tiles))
+
+
+def random_walk(height: int, width: int, steps: int, seed: Any = None, goal: Goal = "standard") -> Board:
+    """The goal scrambled by ``steps`` random moves of the blank, never undoing the last one."""
+    _check_shape(height, width)
+    check_goal(goal)
+    if not isinstance(steps, int) or steps < 0:
+        raise InvalidBoardError(f"the number of steps must be a whole number >= 0, not {steps!r}")
+    rng = random.Random(seed)
+    tiles = list(goal_tiles(height * width, goal))
+    blank = tiles.index(0)
+    last = None
+    for _ in range(steps):
+        r, c = divmod(blank, width)
+        options = [
+            (dr, dc)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < height and 0 <= c + dc < width and (-dr, -dc) != last
+        ]
+        dr, dc = rng.choice(options)
+        q = (r + dr) * width + c + dc
+        tiles[blank], tiles[q] = tiles[q], 0
+        blank, last = q, (dr, dc)
+    return Board(height, width, tuple(tiles))
+
+
+def parberry_worst(n: int) -> Board:
+    """Theorem 2's configuration of Manhattan distance n^3 - O(n^2) (standard goal).
+
+    n even: the tiles of quadrant 4 swap with those of quadrant 1, and those of quadrant 2 with
+    quadrant 3 (the blank stays), so n^2 - 2 tiles are n moves from home. n odd: the same on
+    the lower right (n-1) x (n-1), and the tiles at (1, i) swap with (n-i+2, 1) for 2 <= i <= n
+    (1-based). As printed, the construction is an odd permutation with the blank at home (n^2/2 - 1
+    transpositions for n even, n^2/2 - 3/2 + (n-1) for n odd), so the position is *unsolvable*; one
+    more swap of two adjacent tiles restores the parity, chosen to keep the Manhattan distance as
+    large as possible. It stays n(n^2 - 2) for n even; for n odd it is n^3 - n^2 - n + 1 (the
+    paper's n^3 - n^2 + n + 1 miscounts: (n-1)((n-1)^2 - 2) + 2n(n-1) = n^3 - n^2 - n + 1).
+    """
+    if not isinstance(n, int) or n < 2:
+        raise InvalidBoardError(f"the worst case needs n >= 2, not {n!r}")
+    tiles = list(goal_tiles(n * n))
+    off = n % 2  # the odd case works on the lower right (n-1) x (n-1)
+    m = (n - off) // 2
+
+    def swap(a: tuple[int, int], b: tuple[int, int]) -> None:
+        i, j = a[0] * n + a[1], b[0] * n + b[1]
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+
+    for r in range(m):
+        for c in range(m):
+            if (r + m + off, c + m + off) != (n - 1, n - 1):
+                swap((r + off, c + off), (r + m + off, c + m + off))
+            swap((r + off, c + m + off), (r + m + off, c + off))
+    if off:
+        for i in range(2, n + 1):
+            swap((0, i - 1), (n - i + 1, 0))
+    board = Board(n, n, tuple(tiles))
+    if board.is_solvable():
+        return board
+    a, b = max(_adjacent_pairs(n, tiles), key=lambda pair: _swap_gain(tiles, n, *pair))
+    tiles[a], tiles[b] = tiles[b], tiles[a]
+    return Board(n, n, tuple(tiles))
+
+
+def _adjacent_pairs(n: int, tiles: list[int]):
+    for cell in range(n * n):
+        for other in (cell + 1, cell + n):
+            if other < n * n and (other != cell + 1 or other % n) and tiles[cell] and tiles[other]:
+                yield cell, other
+
+
+def _swap_gain(tiles: list[int], n: int, a: int, b: int) -> int:
+    """Change of the Manhattan distance when the tiles at cells ``a`` and ``b`` swap."""
+
+    def dist(tile: int, cell: int) -> int:
+        return abs((tile - 1) // n - cell // n) + abs((tile - 1) % n - cell % n)
+
+    ta, tb = tiles[a], tiles[b]
+    return dist(ta, b) + dist(tb, a) - dist(ta, a) - dist(tb, b)

@@ -1,0 +1,668 @@
+"""Real-time solving of m x n boards (Parberry 1995) as a resumable state machine.
+
+The board is reduced line by line: while the unsolved region (rows ``r0..H-1``, columns
+``c0..W-1``, standard goal) is larger than 3 x 3, its first row (if it has at least as many rows
+as columns) or else its first column is put in place, tile by tile; the last region (at most
+3 x 3) is finished optimally from a BFS table of its distances to the goal.
+
+A line is handled in *virtual* coordinates: a column is a row of the transposed board, so one
+piece of code places both (``TR`` set; a blank direction ``d`` of the virtual board is ``d ^ 1``
+of the real one). Within a line of virtual row ``vr0`` and columns ``vc0..Wv-1``:
+
+- tiles for columns ``vc0..Wv-3`` go straight home, one by one;
+- the last two (``a`` for column ``Wv-2``, ``b`` for ``Wv-1``) use Parberry's trick: ``a`` goes
+  to ``q = (vr0, Wv-1)``, ``b`` to ``u = (vr0+1, Wv-1)``, the blank to ``p = (vr0, Wv-2)``, and
+  two moves finish the line. If ``b`` lies at ``p`` once ``a`` is at ``q``, or at
+  ``t = (vr0+1, Wv-2)`` with the blank at ``p`` (the blank would trap itself at ``p``), a fixed
+  pattern of 17 (or its last 16) moves finishes the line instead.
+
+Invariant of every tile-moving step: the only cells the blank may not enter are the target tile
+``T`` and the *locked* cells, which all lie in virtual row ``vr0`` (columns below ``KLOCK`` and,
+once ``a`` is at ``q``, ``q`` itself); the region below has at least three more rows. So
+
+- far from ``T`` (Chebyshev distance > 1) the blank walks an L-shaped path to a side of ``T`` that
+  faces it (horizontal leg first when that side is in row ``vr0``, else vertical first): such a
+  path never crosses ``T`` or a locked cell;
+- next to ``T`` it walks around ``T`` on the ring of its 8 neighbours, by the shorter free arc,
+  to the side ``T`` must move to, and pushes ``T``. The free part of the ring stays connected
+  except around ``p``/``t`` once ``q`` is locked, which is the trap case above.
+
+Moving a tile one diagonal step this way costs 6 moves and one straight step 5 (Parberry's
+figures 3 and 4). The planner emits *segments* (a short pattern of blank directions, repeated)
+and ``run`` plays them; it stops whenever its output buffer is full, so a caller may take moves
+one small batch at a time with O(1) work per move (real time) or all at once.
+
+Methods: 0 ``parberry`` (the choices above: the shortest walk around T, ties to the vertical
+move and the clockwise arc), 1 ``greedy`` (the same plan, but the walk around T and the move of
+T are chosen to maximise ``WEIGHT/100`` times the Manhattan distance the displaced tiles gain,
+minus the moves spent, and the blank's walk to T is a staircase whose every step takes the
+direction whose tile gains most).
+
+Blank directions: 0 up, 1 left, 2 right, 3 down (``3 - d`` undoes ``d``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import njit
+
+# Fields of the state array ``st``.
+H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, WEIGHT = range(14)
+STATE_SIZE = 16
+
+# Line phases.
+P_NEXT, P_TILE, P_A, P_B, P_FIN, P_TRAP, P_TABLE, P_DONE = range(8)
+
+# Error codes (internal: a bug, never a user error).
+ERR_NONE, ERR_STUCK, ERR_TABLE = 0, 1, 2
+
+PATTERN_SIZE = 32
+DI = np.array([-1, 0, 0, 1], dtype=np.int64)
+DJ = np.array([0, -1, 1, 0], dtype=np.int64)
+# The ring of 8 neighbours of a tile, in cyclic order, and the index of each offset in it.
+RING_DI = np.array([-1, -1, -1, 0, 1, 1, 1, 0], dtype=np.int64)
+RING_DJ = np.array([-1, 0, 1, 1, 1, 0, -1, -1], dtype=np.int64)
+
+
+def _arc_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``ARC_LEN[src, target, s]`` and ``ARC_NEED[...]`` (bit mask of the ring cells crossed,
+    target included) of the arc from ``src`` to ``target`` clockwise (s = 0) or not (s = 1)."""
+    length = np.zeros((8, 8, 2), dtype=np.int64)
+    need = np.zeros((8, 8, 2), dtype=np.int64)
+    for src in range(8):
+        for target in range(8):
+            for s, sense in enumerate((1, -1)):
+                length[src, target, s] = (target - src) * sense % 8
+                for k in range(1, length[src, target, s] + 1):
+                    need[src, target, s] |= 1 << ((src + k * sense) % 8)
+    return length, need
+
+
+ARC_LEN, ARC_NEED = _arc_tables()
+# Blank moves (virtual directions) that finish a line from b at p, a at q, blank at t (found by
+# BFS over the 3 x 2 corner); after its first move, b is at t and the blank at p.
+TRAP = np.array([0, 2, 3, 1, 3, 2, 0, 0, 1, 3, 2, 3, 1, 0, 0, 2, 3], dtype=np.int64)
+UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
+
+
+# -- BFS tables for the last small region ---------------------------------------------------
+
+
+@njit
+def perm_rank(perm, k):
+    """Lehmer rank of ``perm[0:k]`` (a permutation of 0..k-1)."""
+    rank = 0
+    for i in range(k):
+        smaller = 0
+        for j in range(i + 1, k):
+            if perm[j] < perm[i]:
+                smaller += 1
+        rank = rank * (k - i) + smaller
+    return rank
+
+
+@njit
+def perm_unrank(rank, k, perm, used):
+    """Inverse of ``perm_rank``; ``used`` is scratch of size k."""
+    digits = np.empty(k, np.int64)
+    for i in range(k - 1, -1, -1):
+        base = k - i
+        digits[i] = rank % base
+        rank //= base
+    for i in range(k):
+        used[i] = 0
+    for i in range(k):
+        d = digits[i]
+        for v in range(k):
+            if not used[v]:
+                if d == 0:
+                    perm[i] = v
+                    used[v] = 1
+                    break
+                d -= 1
+
+
+@njit
+def stepped_rank(perm, k, blank, h, w, d):
+    """Rank of ``perm`` (an h x w board, blank at cell ``blank``) after the blank steps in
+    direction ``d``; -1 if that leaves the board. ``perm`` is left as it was."""
+    ni, nj = blank // w + DI[d], blank % w + DJ[d]
+    if ni < 0 or ni >= h or nj < 0 or nj >= w:
+        return -1
+    nc = ni * w + nj
+    perm[blank], perm[nc] = perm[nc], perm[blank]
+    r = perm_rank(perm, k)
+    perm[blank], perm[nc] = perm[nc], perm[blank]
+    return r
+
+
+@njit
+def bfs_table(h, w, size):
+    """Distance to the goal of every permutation of an h x w board (255: unreachable).
+
+    A permutation lists, per cell, the goal cell of the tile there; the blank is ``h*w - 1``;
+    the goal is the identity (rank 0)."""
+    k = h * w
+    dist = np.full(size, 255, np.uint8)
+    queue = np.empty(size // 2 + 1, np.int64)
+    perm = np.empty(k, np.int64)
+    used = np.empty(k, np.int64)
+    dist[0] = 0
+    queue[0] = 0
+    head, tail = 0, 1
+    while head < tail:
+        r = queue[head]
+        head += 1
+        perm_unrank(r, k, perm, used)
+        blank = 0
+        for c in range(k):
+            if perm[c] == k - 1:
+                blank = c
+        for d in range(4):
+            nr = stepped_rank(perm, k, blank, h, w, d)
+            if nr >= 0 and dist[nr] == 255:
+                dist[nr] = dist[r] + 1
+                queue[tail] = nr
+                tail += 1
+    return dist
+
+
+# -- coordinates ------------------------------------------------------------------------------
+
+
+@njit
+def vdims(st):
+    """(Hv, Wv, vr0, vc0) of the current line's virtual board."""
+    if st[TR]:
+        return st[W], st[H], st[C0], st[R0]
+    return st[H], st[W], st[R0], st[C0]
+
+
+@njit
+def vcell(st, i, j):
+    return j * st[W] + i if st[TR] else i * st[W] + j
+
+
+@njit
+def vpos(st, cell):
+    r, c = cell // st[W], cell % st[W]
+    return (c, r) if st[TR] else (r, c)
+
+
+@njit
+def home_tile(st, i, j):
+    """The tile whose goal is virtual cell (i, j)."""
+    return vcell(st, i, j) + 1
+
+
+@njit
+def locks(st):
+    """(KLOCK, QLOCK): locked prefix length of row vr0 and whether q is locked."""
+    ph = st[PHASE]
+    if ph == P_TILE:
+        return st[K], False
+    hv, wv, vr0, vc0 = vdims(st)
+    return wv - 2, ph == P_B or ph == P_FIN
+
+
+@njit
+def free(st, i, j, klock, qlock):
+    hv, wv, vr0, vc0 = vdims(st)
+    if i < vr0 or i >= hv or j < vc0 or j >= wv:
+        return False
+    if i == vr0 and (j < klock or (qlock and j == wv - 1)):
+        return False
+    return True
+
+
+# -- the Manhattan gain of a blank move (for the greedy method) -----------------------------
+
+
+@njit
+def gain(st, cells, home, i, j, d):
+    """Manhattan distance gained by the tile at virtual (i, j) when the blank enters its cell
+    moving in virtual direction ``d`` (the tile moves the other way). ``home[2t]``,
+    ``home[2t+1]``: the goal row and column of tile t."""
+    t = cells[vcell(st, i, j)]
+    if t == 0:
+        return 0
+    gr, gc = home[2 * t], home[2 * t + 1]
+    gi, gj = (gc, gr) if st[TR] else (gr, gc)
+    before = abs(i - gi) + abs(j - gj)
+    after = abs(i - DI[d] - gi) + abs(j - DJ[d] - gj)
+    return before - after
+
+
+# -- segments ---------------------------------------------------------------------------------
+
+
+@njit
+def seg_set(st, pat, n, rep):
+    st[SEG_LEN] = n
+    st[SEG_REP] = rep
+    st[SEG_I] = 0
+    st[SEG_R] = 0
+
+
+@njit
+def seg_run(st, pat, vd, count):
+    """A straight walk of ``count`` blank moves in virtual direction ``vd``."""
+    pat[0] = vd ^ 1 if st[TR] else vd
+    seg_set(st, pat, 1, count)
+
+
+@njit
+def plan_walk(st, cells, home, pat, bi, bj, xi, xj, horizontal_first):
+    """Plan the blank's L-shaped walk from (bi, bj) toward (xi, xj): its first leg, as a run.
+
+    The greedy method, while both cells lie below row vr0 (every monotone path between them is
+    then free, the caller having checked that T is outside their rectangle), walks a staircase
+    instead, each step in whichever useful direction moves its tile most toward home (up to
+    ``PATTERN_SIZE`` steps; the tiles ahead are not yet disturbed, so the gains are exact).
+    """
+    vd = DOWN if xi > bi else UP
+    hd = RIGHT if xj > bj else LEFT
+    hv, wv, vr0, vc0 = vdims(st)
+    if st[METHOD] == 1 and bi != xi and bj != xj and bi > vr0 and xi > vr0:
+        n = 0
+        while bi != xi and bj != xj and n < PATTERN_SIZE:
+            if gain(st, cells, home, bi, bj + DJ[hd], hd) > gain(st, cells, home, bi + DI[vd], bj, vd):
+                d = hd
+                bj += DJ[hd]
+            else:
+                d = vd
+                bi += DI[vd]
+            pat[n] = d ^ 1 if st[TR] else d
+            n += 1
+        seg_set(st, pat, n, 1)
+    elif bi == xi or (bj != xj and horizontal_first):
+        seg_run(st, pat, hd, abs(xj - bj))
+    else:
+        seg_run(st, pat, vd, abs(xi - bi))
+
+
+@njit
+def ring_index(di, dj):
+    for r in range(8):
+        if RING_DI[r] == di and RING_DJ[r] == dj:
+            return r
+    return -1
+
+
+@njit
+def ring_mask(st, ti, tj, klock, qlock):
+    """Bit r set iff ring cell r of T at (ti, tj) is free."""
+    mask = 0
+    for r in range(8):
+        if free(st, ti + RING_DI[r], tj + RING_DJ[r], klock, qlock):
+            mask |= 1 << r
+    return mask
+
+
+@njit
+def arc(mask, src, target, sense):
+    """Length of the arc from ring position ``src`` to ``target`` in ``sense`` (+1 or -1), or
+    -1 if it crosses a cell that is not free."""
+    s = 0 if sense > 0 else 1
+    need = ARC_NEED[src, target, s]
+    return ARC_LEN[src, target, s] if mask & need == need else -1
+
+
+@njit
+def arc_gain(st, cells, home, ti, tj, src, length, sense):
+    """Manhattan distance the tiles on an arc gain as the blank walks it."""
+    g = 0
+    r = src
+    for _ in range(length):
+        nr = (r + sense) % 8
+        d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
+        g += gain(st, cells, home, ti + RING_DI[nr], tj + RING_DJ[nr], d)
+        r = nr
+    return g
+
+
+@njit
+def ring_cost(mask, src, target):
+    """Length of the shorter free arc from ``src`` to ``target`` (100 if none or target < 0)."""
+    if target < 0:
+        return 100
+    best = 100
+    for sense in (1, -1):
+        length = arc(mask, src, target, sense)
+        if 0 <= length < best:
+            best = length
+    return best
+
+
+@njit
+def ring_step(st, cells, home, ti, tj, bi, bj, vert, horiz, mask, pat):
+    """Write the blank's walk around T to the side of a useful move (ring position ``vert`` or
+    ``horiz``, -1 if none) and the push of T; return the segment's length, or -1 if stuck.
+
+    Each option (side, sense) scores ``WEIGHT/100 * gain - length``, where gain is what the
+    displaced tiles gain in Manhattan distance; the first best wins (parberry: weight 0, so the
+    shortest walk, to the vertical side and clockwise on ties)."""
+    src = ring_index(bi - ti, bj - tj)
+    weight = st[WEIGHT]
+    best_score, best_target, best_sense, best_len = -(1 << 30), -1, 0, 0
+    for target in (vert, horiz):
+        if target < 0:
+            continue
+        for sense in (1, -1):
+            length = arc(mask, src, target, sense)
+            if length < 0:
+                continue
+            score = -100 * length
+            if weight:
+                score += weight * arc_gain(st, cells, home, ti, tj, src, length, sense)
+            if score > best_score:
+                best_score, best_target, best_sense, best_len = score, target, sense, length
+    if best_target < 0:
+        return -1
+    r = src
+    for k in range(best_len):
+        nr = (r + best_sense) % 8
+        d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
+        pat[k] = d ^ 1 if st[TR] else d
+        r = nr
+    push = direction(-RING_DI[best_target], -RING_DJ[best_target])
+    pat[best_len] = push ^ 1 if st[TR] else push
+    return best_len + 1
+
+
+@njit
+def direction(di, dj):
+    if di < 0:
+        return UP
+    if di > 0:
+        return DOWN
+    if dj < 0:
+        return LEFT
+    return RIGHT
+
+
+@njit
+def plan_tile(st, cells, home, pos, pat, tile, di, dj):
+    """Plan the next segment that brings ``tile`` toward virtual cell (di, dj); False if it is
+    there already."""
+    ti, tj = vpos(st, pos[tile])
+    if ti == di and tj == dj:
+        return False
+    klock, qlock = locks(st)
+    bi, bj = vpos(st, pos[0])
+    # The useful moves of T (into free cells), as ring positions of their target cells.
+    vert, horiz = -1, -1
+    if ti != di and free(st, ti + (1 if di > ti else -1), tj, klock, qlock):
+        vert = ring_index(1 if di > ti else -1, 0)
+    if tj != dj and free(st, ti, tj + (1 if dj > tj else -1), klock, qlock):
+        horiz = ring_index(0, 1 if dj > tj else -1)
+    hv, wv, vr0, vc0 = vdims(st)
+    if vr0 + 2 <= ti < hv - 1 and vc0 < tj < wv - 1:
+        mask = 255  # the ring lies inside the region, below row vr0
+    else:
+        mask = ring_mask(st, ti, tj, klock, qlock)
+    if max(abs(bi - ti), abs(bj - tj)) > 1:
+        # Walk to a free side of T that faces the blank, preferring one T wants to move to.
+        best_i, best_j, best_score = -1, -1, 100
+        for f in range(4):
+            facing = (f == UP and bi < ti) or (f == DOWN and bi > ti) or (f == LEFT and bj < tj) or (
+                f == RIGHT and bj > tj
+            )
+            r = ring_index(DI[f], DJ[f])
+            if facing and (mask >> r) & 1:
+                score = min(ring_cost(mask, r, vert), ring_cost(mask, r, horiz))
+                if score < best_score:
+                    best_i, best_j, best_score = ti + DI[f], tj + DJ[f], score
+        if best_i < 0:
+            st[ERROR] = ERR_STUCK
+            return False
+        plan_walk(st, cells, home, pat, bi, bj, best_i, best_j, best_i == vr0)
+        return True
+    n = ring_step(st, cells, home, ti, tj, bi, bj, vert, horiz, mask, pat)
+    if n < 0:
+        st[ERROR] = ERR_STUCK
+        return False
+    seg_set(st, pat, n, 1)
+    return True
+
+
+@njit
+def plan_goto(st, cells, home, pos, pat, xi, xj):
+    """Plan an L-shaped walk of the blank to virtual (xi, xj); False if it is there."""
+    bi, bj = vpos(st, pos[0])
+    if bi == xi and bj == xj:
+        return False
+    hv, wv, vr0, vc0 = vdims(st)
+    plan_walk(st, cells, home, pat, bi, bj, xi, xj, xi == vr0)
+    return True
+
+
+@njit
+def start_line(st):
+    """Choose the next line (row if the region is at least as tall as wide) or the table."""
+    h = st[H] - st[R0]
+    w = st[W] - st[C0]
+    if h <= 3 and w <= 3:
+        st[PHASE] = P_TABLE
+        return
+    st[TR] = 0 if h >= w else 1
+    hv, wv, vr0, vc0 = vdims(st)
+    st[K] = vc0
+    st[PHASE] = P_TILE if wv - vc0 > 2 else P_A
+
+
+@njit
+def end_line(st):
+    if st[TR]:
+        st[C0] += 1
+    else:
+        st[R0] += 1
+    st[PHASE] = P_NEXT
+
+
+@njit
+def plan_table(st, cells, pos, pat, table):
+    """One optimal move of the last region, read from its BFS table; False when solved."""
+    r0, c0, w = st[R0], st[C0], st[W]
+    th, tw = st[H] - r0, st[W] - c0
+    k = th * tw
+    perm = np.empty(k, np.int64)
+    blank = 0
+    for li in range(th):
+        for lj in range(tw):
+            t = cells[(r0 + li) * w + c0 + lj]
+            if t == 0:
+                perm[li * tw + lj] = k - 1
+                blank = li * tw + lj
+            else:
+                g = t - 1
+                perm[li * tw + lj] = (g // w - r0) * tw + g % w - c0
+    d = table[perm_rank(perm, k)]
+    if d == 0:
+        return False
+    for m in range(4):
+        nr = stepped_rank(perm, k, blank, th, tw, m)
+        if nr >= 0 and table[nr] == d - 1:
+            pat[0] = m
+            seg_set(st, pat, 1, 1)
+            return True
+    st[ERROR] = ERR_TABLE
+    return False
+
+
+@njit
+def trap_pattern(st, pat, start):
+    """Play ``TRAP[start:]``, which finishes the line."""
+    for s in range(start, TRAP.size):
+        pat[s - start] = TRAP[s] ^ 1 if st[TR] else TRAP[s]
+    seg_set(st, pat, TRAP.size - start, 1)
+    end_line(st)
+
+
+@njit
+def plan(st, cells, home, pos, pat, table):
+    """Set the next segment; return False when the board is solved (or on an internal error)."""
+    while st[ERROR] == ERR_NONE:
+        ph = st[PHASE]
+        if ph == P_DONE:
+            return False
+        if ph == P_NEXT:
+            start_line(st)
+            continue
+        if ph == P_TABLE:
+            if plan_table(st, cells, pos, pat, table):
+                return True
+            if st[ERROR] == ERR_NONE:
+                st[PHASE] = P_DONE
+            continue
+        hv, wv, vr0, vc0 = vdims(st)
+        if ph == P_TILE:
+            if plan_tile(st, cells, home, pos, pat, home_tile(st, vr0, st[K]), vr0, st[K]):
+                return True
+            st[K] += 1
+            if st[K] == wv - 2:
+                st[PHASE] = P_A
+        elif ph == P_A:
+            a, b = home_tile(st, vr0, wv - 2), home_tile(st, vr0, wv - 1)
+            if pos[a] == vcell(st, vr0, wv - 2) and pos[b] == vcell(st, vr0, wv - 1):
+                end_line(st)  # both are home already: the trick would only undo them
+                continue
+            if plan_tile(st, cells, home, pos, pat, home_tile(st, vr0, wv - 2), vr0, wv - 1):
+                return True
+            st[PHASE] = P_B
+        elif ph == P_B:
+            b = home_tile(st, vr0, wv - 1)
+            if pos[b] == vcell(st, vr0, wv - 2):
+                st[PHASE] = P_TRAP
+                continue
+            if pos[b] == vcell(st, vr0 + 1, wv - 2) and pos[0] == vcell(st, vr0, wv - 2):
+                trap_pattern(st, pat, 1)
+                return True
+            if plan_tile(st, cells, home, pos, pat, b, vr0 + 1, wv - 1):
+                return True
+            st[PHASE] = P_FIN
+        elif ph == P_FIN:
+            if plan_goto(st, cells, home, pos, pat, vr0, wv - 2):
+                return True
+            pat[0] = RIGHT ^ 1 if st[TR] else RIGHT
+            pat[1] = DOWN ^ 1 if st[TR] else DOWN
+            seg_set(st, pat, 2, 1)
+            end_line(st)
+            return True
+        elif ph == P_TRAP:
+            if plan_goto(st, cells, home, pos, pat, vr0 + 1, wv - 2):
+                return True
+            trap_pattern(st, pat, 0)
+            return True
+    return False
+
+
+@njit
+def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
+    """Play up to ``cap`` moves, planning segments as needed; return how many were played.
+
+    ``keep``: 0 count only, 1 store blank directions in ``dirs`` (one byte each), 2 also store
+    the tiles pushed in ``tiles``, 3 store directions 2-bit packed (``dirs[i >> 2]``, bits
+    ``2 * (i & 3)``; ``dirs`` must start zeroed). Fewer than ``cap`` moves means the board is
+    solved, or ``st[ERROR]`` is set.
+    """
+    w = st[W]
+    step = np.array([-w, -1, 1, w], dtype=np.int64)
+    done = 0
+    blank = pos[0]
+    seg_i, seg_len, seg_r, seg_rep = st[SEG_I], st[SEG_LEN], st[SEG_R], st[SEG_REP]
+    while done < cap:
+        if seg_r >= seg_rep:
+            if not plan(st, cells, home, pos, pat, table):
+                break
+            seg_i, seg_len, seg_r, seg_rep = 0, st[SEG_LEN], 0, st[SEG_REP]
+        d = pat[seg_i]
+        q = blank + step[d]
+        t = cells[q]
+        cells[blank] = t
+        pos[t] = blank
+        cells[q] = 0
+        pos[0] = q
+        blank = q
+        if keep == 3:
+            dirs[done >> 2] |= np.uint8(d << (2 * (done & 3)))
+        elif keep:
+            dirs[done] = d
+            if keep == 2:
+                tiles[done] = t
+        done += 1
+        seg_i += 1
+        if seg_i == seg_len:
+            seg_i = 0
+            seg_r += 1
+    st[SEG_I], st[SEG_R] = seg_i, seg_r
+    return done
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+@njit
+def replay(cells, h, w, home, dirs, count, packed, flip, stats):
+    """Play ``count`` blank directions (each XORed with ``flip``: 3 turns them around) on
+    ``cells`` (standard goal; ``home`` as for ``gain``) in place, checking that each stays on
+    the board. ``stats``: 0 moves played legally, 1 moves that raised the Manhattan distance,
+    2 final Manhattan distance (0 iff every tile is home). False at an illegal move."""
+    blank = 0
+    for c in range(h * w):
+        if cells[c] == 0:
+            blank = c
+    bi, bj = blank // w, blank % w
+    wasted = 0
+    for m in range(count):
+        d = ((dirs[m >> 2] >> (2 * (m & 3))) & 3 if packed else dirs[m]) ^ flip
+        ni, nj = bi + DI[d], bj + DJ[d]
+        if ni < 0 or ni >= h or nj < 0 or nj >= w:
+            stats[0] = m
+            return False
+        q = ni * w + nj
+        t = cells[q]
+        # The tile moves from (ni, nj) to (bi, bj): wasted if that is away from home.
+        if d == UP or d == DOWN:
+            wasted += abs(bi - home[2 * t]) > abs(ni - home[2 * t])
+        else:
+            wasted += abs(bj - home[2 * t + 1]) > abs(nj - home[2 * t + 1])
+        cells[blank] = t
+        cells[q] = 0
+        blank, bi, bj = q, ni, nj
+    stats[0] = count
+    stats[1] = wasted
+    total = 0
+    for c in range(h * w):
+        t = cells[c]
+        if t:
+            total += abs(c // w - home[2 * t]) + abs(c % w - home[2 * t + 1])
+    stats[2] = total
+    return True
+
+
+@njit
+def tiles_to_dirs(cells, pos, w, tiles, out):
+    """Blank directions of the tiles pushed, played on ``cells``/``pos`` in place; the index of
+    the first illegal move, or -1."""
+    n = cells.size
+    for m in range(tiles.size):
+        t = tiles[m]
+        if t <= 0 or t >= n:
+            return m
+        b, q = pos[0], pos[t]
+        delta = q - b
+        if delta == -w:
+            out[m] = UP
+        elif delta == w:
+            out[m] = DOWN
+        elif delta == -1 and b % w != 0:
+            out[m] = LEFT
+        elif delta == 1 and q % w != 0:
+            out[m] = RIGHT
+        else:
+            return m
+        cells[b], cells[q] = t, 0
+        pos[t], pos[0] = b, q
+    return -1

@@ -1,0 +1,307 @@
+"""Real-time solving of boards of any size: Parberry's algorithm and a greedy refinement.
+
+Parberry (1995) solves an n x n board by putting its first row and then its first column in
+place, tile by tile, and recursing on the (n-1) x (n-1) rest; the last 3 x 3 is solved by brute
+force. m x n boards are reduced the same way (a row while the region is at least as tall as it
+is wide, else a column) down to a region of at most 3 x 3, which is finished optimally from a
+BFS table of all its states (built in a kernel on first use, about 0.1 s for 3 x 3, and kept in
+memory for the process).
+
+It is a *real-time* algorithm: each move is computed with O(1) work from the current position,
+with nothing planned ahead, so ``realtime_moves`` yields moves as it goes. The fast paths
+(``realtime_array``, ``realtime_packed``, ``realtime_count``) run the same state machine in one
+kernel over O(n^2) memory besides the moves themselves.
+
+Methods (``REALTIME_METHODS``):
+
+- ``parberry``: the paper's algorithm (diagonal steps of 6 moves, straight steps of 5, the
+  two-tile trick at the end of each line); its move count is at most
+  5n^3 - 9n^2/2 + 19n/2 - 89 (Theorem 1) and about (8/3) n^3 on random boards.
+- ``greedy``: the same plan, but wherever it leaves a free choice (the order of the blank's
+  steps on its way to the tile, the side it walks around the tile, which of two useful moves the
+  tile makes), it takes the one whose displaced tiles gain most Manhattan distance.
+
+Moves come as tiles pushed (``realtime_moves``, ``realtime_solve``) or as *blank directions*
+(0 up, 1 left, 2 right, 3 down: the blank's step; the pushed tile slides the other way), one byte
+each or packed four to a byte (move ``i`` in bits ``2*(i % 4)`` of byte ``i // 4``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..board import Board, Goal, check_goal
+from ..errors import InvalidBoardError
+from .limits import TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, solved, unfinished
+
+REALTIME_METHODS: tuple[str, ...] = ("parberry", "greedy")
+
+#: Moves a real-time generator computes per call into the kernel (a constant: O(1) per move).
+BATCH = 16
+#: Moves per kernel call on the fast paths (bounds the scratch buffer, not the total).
+CHUNK = 1 << 22
+#: Largest board whose solutions ``realtime_solve`` also replays with ``Board.apply``; larger
+#: ones are replayed by the kernel only (``Board.apply`` costs O(cells) per move).
+PY_REPLAY_CELLS = 1024
+
+#: How much a unit of Manhattan distance gained by displaced tiles is worth against one move
+#: of the blank, in hundredths, when the plan leaves a choice (see ``_kernels.realtime``).
+_WEIGHTS = {"parberry": 0, "greedy": 70}
+_LETTER_OF_BLANK_STEP = "DRLU"  # blank up: the tile below slides down (D), and so on
+_TABLES: dict[tuple[int, int], np.ndarray] = {}
+
+
+@dataclass(frozen=True)
+class PackedMoves:
+    """Blank directions packed four to a byte (move ``i`` in bits ``2*(i % 4)`` of byte ``i // 4``)."""
+
+    data: np.ndarray
+    count: int
+
+    def unpacked(self) -> np.ndarray:
+        """One byte per move."""
+        shifts = np.array([0, 2, 4, 6], dtype=np.uint8)
+        return ((self.data[:, None] >> shifts) & 3).reshape(-1)[: self.count].astype(np.uint8)
+
+
+def final_shape(height: int, width: int) -> tuple[int, int]:
+    """The shape of the last region, solved by table: rows go while the region is at least as
+    tall as wide, columns otherwise, until both sides are at most 3."""
+    while height > 3 or width > 3:
+        if height >= width:
+            height -= 1
+        else:
+            width -= 1
+    return height, width
+
+
+def parberry_bound(n: int) -> int:
+    """Theorem 1's move bound for an n x n board: 5n^3 - 9n^2/2 + 19n/2 - 89 (exact integer)."""
+    return (10 * n**3 - 9 * n**2 + 19 * n - 178) // 2
+
+
+def _table(height: int, width: int) -> np.ndarray:
+    """Distance to the goal of every state of the final region, by BFS (cached in memory)."""
+    from .._kernels.realtime import bfs_table
+
+    key = final_shape(height, width)
+    if key not in _TABLES:
+        _TABLES[key] = bfs_table(key[0], key[1], math.factorial(key[0] * key[1]))
+    return _TABLES[key]
+
+
+def _check(board: Board, goal: str, method: str) -> Board:
+    """Check the inputs; return the board to solve for the standard goal."""
+    if not isinstance(board, Board):
+        raise InvalidBoardError(f"expected a Board, not {board!r}")
+    check_goal(goal)
+    if method not in REALTIME_METHODS:
+        raise InvalidBoardError(
+            f"unknown real-time method {method!r}: use one of {', '.join(REALTIME_METHODS)}"
+        )
+    board.require_solvable(goal)
+    return board.converted() if goal == "blank-first" else board
+
+
+def home_array(height: int, width: int) -> np.ndarray:
+    """``home[2t]``, ``home[2t+1]``: goal row and column of tile t (standard goal)."""
+    g = np.arange(-1, height * width - 1, dtype=np.int32)
+    home = np.empty(2 * height * width, dtype=np.int32)
+    home[0::2], home[1::2] = g // width, g % width
+    return home
+
+
+def board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """``cells`` (tile at each cell) and ``pos`` (cell of each tile) as int64 arrays."""
+    cells = np.array(board.tiles, dtype=np.int64)
+    pos = np.empty_like(cells)
+    pos[cells] = np.arange(cells.size, dtype=np.int64)
+    return cells, pos
+
+
+class _Machine:
+    """The solver's state: the board arrays, the state vector and the current segment."""
+
+    def __init__(self, board: Board, method: str) -> None:
+        from .._kernels import realtime as k
+
+        self.k = k
+        self.cells, self.pos = board_arrays(board)
+        self.st = np.zeros(k.STATE_SIZE, dtype=np.int64)
+        self.st[k.H], self.st[k.W] = board.height, board.width
+        self.st[k.METHOD] = REALTIME_METHODS.index(method)
+        self.st[k.WEIGHT] = _WEIGHTS[method]
+        self.st[k.PHASE] = k.P_NEXT
+        self.pat = np.zeros(k.PATTERN_SIZE, dtype=np.int64)
+        self.table = _table(board.height, board.width)
+        self.home = home_array(board.height, board.width)
+        self.finished = False
+
+    def run(self, cap: int, keep: int, dirs: np.ndarray, tiles: np.ndarray) -> int:
+        done = int(self.k.run(self.st, self.cells, self.pos, self.pat, self.table, self.home, dirs, tiles, cap, keep))
+        if done < cap:
+            if self.st[self.k.ERROR]:
+                raise VerificationError(f"internal error: the real-time solver got stuck (code {self.st[self.k.ERROR]})")
+            self.finished = True
+        return done
+
+
+_NO_TILES = np.zeros(0, dtype=np.int64)
+_NO_DIRS = np.zeros(0, dtype=np.uint8)
+
+
+def realtime_moves(board: Board, goal: Goal = "standard", method: str = "parberry") -> Iterator[int]:
+    """Yield the tiles pushed, in order, as they are computed (O(1) work per move).
+
+    >>> list(realtime_moves(Board(2, 2, (1, 2, 0, 3))))
+    [3]
+    """
+    work = _check(board, goal, method)
+    n = board.size
+    m = _Machine(work, method)
+    dirs = np.zeros(BATCH, dtype=np.uint8)
+    tiles = np.zeros(BATCH, dtype=np.int64)
+    while not m.finished:
+        done = m.run(BATCH, 2, dirs, tiles)
+        for t in tiles[:done].tolist():
+            yield n - t if goal == "blank-first" else t
+
+
+def realtime_array(board: Board, *, goal: Goal = "standard", method: str = "parberry") -> np.ndarray:
+    """The solution as blank directions, one uint8 per move (see the module docstring)."""
+    work = _check(board, goal, method)
+    m = _Machine(work, method)
+    parts = []
+    while not m.finished:
+        buf = np.zeros(CHUNK, dtype=np.uint8)
+        parts.append(buf[: m.run(CHUNK, 1, buf, _NO_TILES)])
+    dirs = np.concatenate(parts) if parts else _NO_DIRS
+    return 3 - dirs if goal == "blank-first" else dirs
+
+
+def realtime_packed(board: Board, *, goal: Goal = "standard", method: str = "parberry") -> PackedMoves:
+    """The solution as blank directions packed four to a byte (a quarter of the memory)."""
+    work = _check(board, goal, method)
+    m = _Machine(work, method)
+    parts = []
+    count = 0
+    while not m.finished:
+        buf = np.zeros(CHUNK // 4, dtype=np.uint8)
+        done = m.run(CHUNK, 3, buf, _NO_TILES)
+        parts.append(buf[: (done + 3) // 4])
+        count += done
+    data = np.concatenate(parts) if parts else _NO_DIRS
+    if goal == "blank-first":
+        np.bitwise_xor(data, 0xFF, out=data)  # 3 - d flips both bits of every field
+    return PackedMoves(data, count)
+
+
+def realtime_count(board: Board, *, goal: Goal = "standard", method: str = "parberry") -> int:
+    """The number of moves of the solution, without storing them."""
+    m = _Machine(_check(board, goal, method), method)
+    return m.run(1 << 62, 0, _NO_DIRS, _NO_TILES)
+
+
+def replay_directions(board: Board, moves: np.ndarray | PackedMoves, *, goal: Goal = "standard") -> dict[str, int]:
+    """Replay blank directions from ``board`` in a kernel; raise ``VerificationError`` unless
+    every move stays on the board and the goal is reached. Returns ``moves`` and ``wasted``
+    (moves that raised the Manhattan distance)."""
+    from .._kernels.realtime import replay
+
+    check_goal(goal)
+    work = board.converted() if goal == "blank-first" else board
+    cells, _ = board_arrays(work)
+    packed = isinstance(moves, PackedMoves)
+    data = moves.data if packed else np.ascontiguousarray(moves, dtype=np.uint8)
+    count = moves.count if packed else data.size
+    flip = 3 if goal == "blank-first" else 0
+    stats = np.zeros(3, dtype=np.int64)
+    if not replay(cells, work.height, work.width, home_array(work.height, work.width), data, count, packed, flip, stats):
+        raise VerificationError(f"internal error: move {int(stats[0]) + 1} leaves the board")
+    if stats[2] != 0:
+        raise VerificationError("internal error: the moves do not reach the goal")
+    return {"moves": count, "wasted": int(stats[1])}
+
+
+def directions_of(board: Board, tiles: Sequence[int]) -> np.ndarray:
+    """Blank directions of a sequence of tiles pushed from ``board`` (``IllegalMoveError``-free:
+    an illegal move raises ``VerificationError``)."""
+    from .._kernels.realtime import tiles_to_dirs
+
+    cells, pos = board_arrays(board)
+    out = np.zeros(len(tiles), dtype=np.uint8)
+    bad = tiles_to_dirs(cells, pos, board.width, np.asarray(tiles, dtype=np.int64), out)
+    if bad >= 0:
+        raise VerificationError(f"internal error: move {bad + 1} (tile {tiles[bad]}) is not next to the blank")
+    return out
+
+
+def realtime_solve(
+    board: Board, *, goal: Goal = "standard", method: str = "parberry", limit: Limit | None = None
+) -> Solution:
+    """Solve ``board`` in real time; the moves are replayed and checked before returning.
+
+    ``limit.timeout`` is honoured between chunks of moves; the other limits do not apply.
+    """
+    work = _check(board, goal, method)
+    clock = Clock(limit or Limit())
+    m = _Machine(work, method)
+    parts = []
+    while not m.finished:
+        if clock.expired():
+            stats = Stats(seconds=clock.cpu())
+            return unfinished(board, goal, TIMEOUT, board.manhattan(goal), stats=stats, method="realtime", heuristic=method)
+        dirs = np.zeros(CHUNK, dtype=np.uint8)
+        tiles = np.zeros(CHUNK, dtype=np.int64)
+        done = m.run(CHUNK, 2, dirs, tiles)
+        parts.append(tiles[:done])
+    pushed = np.concatenate(parts) if parts else _NO_TILES
+    if goal == "blank-first":
+        pushed = board.size - pushed
+    moves = tuple(pushed.tolist())
+    stats = Stats(expanded=len(moves), generated=len(moves), seconds=clock.cpu())
+    note = f"{len(moves)} moves, Manhattan distance {board.manhattan(goal)}"
+    if board.size <= PY_REPLAY_CELLS:
+        return solved(board, goal, moves, optimal=False, stats=stats, method="realtime", heuristic=method, note=note)
+    dirs = directions_of(board, moves)
+    replay_directions(board, dirs, goal=goal)
+    letters = "".join(_LETTER_OF_BLANK_STEP[d] for d in dirs.tolist())
+    return Solution(board, goal, moves, letters, len(moves), False, "solved", 0, stats, "realtime", method, note)
+
+
+def realtime_report(
+    board: Board, moves: int | np.ndarray | PackedMoves | Sequence[int], *, goal: Goal = "standard"
+) -> dict[str, Any]:
+    """Figures of a solution: ``moves``, ``manhattan``, ``moves_per_n3`` (n^3 read as
+    height * width * (height + width) / 2 on non-square boards), ``moves_per_manhattan`` and,
+    unless only a count is given, ``wasted`` (moves that raised the Manhattan distance; the
+    moves are replayed and checked). ``moves`` is a count, blank directions (a uint8 array or
+    ``PackedMoves``) or the tiles pushed (any other sequence)."""
+    check_goal(goal)
+    md = board.manhattan(goal)
+    wasted = None
+    if isinstance(moves, int):
+        count = moves
+    else:
+        if not isinstance(moves, (np.ndarray, PackedMoves)):
+            moves = directions_of(board, moves)
+        replayed = replay_directions(board, moves, goal=goal)
+        count, wasted = replayed["moves"], replayed["wasted"]
+    cube = board.height * board.width * (board.height + board.width) / 2
+    report: dict[str, Any] = {
+        "height": board.height,
+        "width": board.width,
+        "moves": count,
+        "manhattan": md,
+        "moves_per_n3": count / cube,
+        "moves_per_manhattan": count / md if md else None,
+        "wasted": wasted,
+    }
+    if board.height == board.width:
+        report["parberry_bound"] = parberry_bound(board.height)
+    return report

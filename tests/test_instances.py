@@ -1,0 +1,56 @@
+"""Scramble generators: solvable, reproducible, and Theorem 2's worst case with its distance."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from npuzzle import Board, InvalidBoardError
+from npuzzle.instances import parberry_worst, random_board, random_walk
+
+SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 3), (3, 5), (4, 4), (7, 5)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("goal", ["standard", "blank-first"])
+def test_random_board_is_solvable_and_reproducible(shape, goal):
+    boards = [random_board(*shape, seed, goal) for seed in range(20)]
+    assert all(b.shape == shape and b.is_solvable(goal) for b in boards)
+    assert boards == [random_board(*shape, seed, goal) for seed in range(20)]
+    assert len(set(boards)) >= 8
+
+
+def test_random_board_is_uniform_over_solvable_2x2():
+    # A 2x2 board has 12 solvable positions; 6000 draws give each about 500.
+    counts = Counter(random_board(2, 2, seed) for seed in range(6000))
+    assert len(counts) == 12
+    assert all(400 < c < 600 for c in counts.values())
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_random_walk(shape):
+    assert random_walk(*shape, 0, 1) == Board.goal(*shape)
+    for seed in range(5):
+        b = random_walk(*shape, 50, seed, "blank-first")
+        assert b.is_solvable("blank-first")
+    assert random_walk(*shape, 50, 3) == random_walk(*shape, 50, 3)
+    # One move never undone: a single step moves the blank one cell.
+    assert random_walk(*shape, 1, 9).blank_distance() == 1
+
+
+@pytest.mark.parametrize("n", range(2, 13))
+def test_parberry_worst_distance(n):
+    b = parberry_worst(n)
+    assert b.is_solvable() and b.shape == (n, n)
+    expected = n * (n * n - 2) if n % 2 == 0 else n**3 - n * n - n + 1
+    assert b.manhattan() == expected
+
+
+def test_bad_shapes_are_rejected():
+    with pytest.raises(InvalidBoardError, match="1x5"):
+        random_board(1, 5, 0)
+    with pytest.raises(InvalidBoardError, match="-1"):
+        random_walk(3, 3, -1, 0)
+    with pytest.raises(InvalidBoardError):
+        parberry_worst(1)

@@ -1,0 +1,158 @@
+"""Real-time solvers: every solution replayed, Parberry's bound, the generator, the fast paths."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from npuzzle import Board, InvalidBoardError, UnsolvableError
+from npuzzle.instances import parberry_worst, random_board, random_walk
+from npuzzle.search.idastar import idastar
+from npuzzle.search.realtime import (
+    REALTIME_METHODS,
+    final_shape,
+    parberry_bound,
+    realtime_array,
+    realtime_count,
+    realtime_moves,
+    realtime_packed,
+    realtime_report,
+    realtime_solve,
+    replay_directions,
+)
+
+SMALL = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 3), (3, 5), (3, 3), (4, 4), (5, 2), (2, 7), (5, 5), (6, 4)]
+LARGER = [(7, 7), (9, 4), (4, 11), (13, 6), (2, 17), (17, 2), (20, 20), (25, 31), (40, 40), (40, 23)]
+
+
+@pytest.mark.parametrize("method", REALTIME_METHODS)
+@pytest.mark.parametrize("shape", SMALL)
+def test_small_boards_replayed_by_board_apply(shape, method):
+    for seed in range(6):
+        board = random_board(*shape, seed)
+        sol = realtime_solve(board, method=method)  # replayed by Board.apply inside
+        assert sol.solved and not sol.optimal and sol.method == "realtime" and sol.heuristic == method
+        assert board.apply(sol.moves).is_goal()
+        assert sol.length == len(sol.moves) == realtime_count(board, method=method)
+
+
+@pytest.mark.parametrize("method", REALTIME_METHODS)
+@pytest.mark.parametrize("shape", LARGER)
+def test_larger_boards_replayed_by_kernel(shape, method):
+    for seed in range(3):
+        board = random_board(*shape, seed)
+        dirs = realtime_array(board, method=method)
+        assert replay_directions(board, dirs)["moves"] == dirs.size == realtime_count(board, method=method)
+
+
+def test_replay_rejects_wrong_moves():
+    board = random_board(6, 5, 1)
+    dirs = realtime_array(board)
+    with pytest.raises(AssertionError, match="goal"):
+        replay_directions(board, dirs[:-1])
+    off = np.concatenate([dirs, np.full(7, 2, np.uint8)])  # the blank walks off the right edge
+    with pytest.raises(AssertionError, match="leaves the board"):
+        replay_directions(board, off)
+
+
+@pytest.mark.parametrize("method", REALTIME_METHODS)
+def test_generator_matches_fast_paths(method):
+    board = random_board(11, 9, 5)
+    tiles = list(realtime_moves(board, method=method))
+    dirs = realtime_array(board, method=method)
+    assert board.letters(tiles) == realtime_solve(board, method=method).letters
+    assert len(tiles) == dirs.size
+    packed = realtime_packed(board, method=method)
+    assert packed.count == dirs.size and np.array_equal(packed.unpacked(), dirs)
+    assert replay_directions(board, packed)["moves"] == dirs.size
+
+
+def test_generator_is_lazy():
+    # The first moves come out of a 300 x 300 board without the rest being computed.
+    first = list(itertools.islice(realtime_moves(random_board(300, 300, 2)), 5))
+    assert len(first) == 5
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (4, 4), (5, 3), (9, 9)])
+def test_blank_first_goal(shape):
+    for seed in range(3):
+        board = random_board(*shape, seed, "blank-first")
+        sol = realtime_solve(board, goal="blank-first", method="greedy")
+        assert board.apply(sol.moves).is_goal("blank-first")
+        assert list(realtime_moves(board, goal="blank-first", method="greedy")) == list(sol.moves)
+        dirs = realtime_array(board, goal="blank-first", method="greedy")
+        assert board.letters(sol.moves) == "".join("DRLU"[d] for d in dirs)
+        replay_directions(board, realtime_packed(board, goal="blank-first", method="greedy"), goal="blank-first")
+
+
+def test_last_region_is_solved_optimally():
+    # Boards of at most 3 x 3 are the final region itself: the table gives optimal solutions.
+    for shape in [(3, 3), (2, 3), (3, 2), (2, 2)]:
+        for seed in range(8):
+            board = random_board(*shape, seed)
+            assert realtime_count(board) == idastar(board).length
+
+
+def test_final_shape():
+    assert final_shape(10, 10) == (3, 3)
+    assert final_shape(2, 12) == (2, 3)
+    assert final_shape(9, 2) == (3, 2)
+    assert final_shape(3, 4) == (3, 3)
+
+
+@pytest.mark.parametrize("n", range(4, 31))
+def test_parberry_bound_random_and_worst(n):
+    bound = parberry_bound(n)
+    assert bound == 5 * n**3 - 9 * n**2 / 2 + 19 * n / 2 - 89
+    boards = [random_board(n, n, seed) for seed in range(2)] + [parberry_worst(n), random_walk(n, n, 3 * n * n, n)]
+    for board in boards:
+        for method in REALTIME_METHODS:
+            assert realtime_count(board, method=method) <= bound
+
+
+def test_mean_tracks_eight_thirds_n_cubed():
+    n = 24
+    counts = [realtime_count(random_board(n, n, seed)) for seed in range(8)]
+    # (8/3) n^3 minus lower-order terms: 2.50 n^3 measured at n = 24.
+    assert 2.35 < np.mean(counts) / n**3 < 8 / 3
+    greedy = [realtime_count(random_board(n, n, seed), method="greedy") for seed in range(8)]
+    assert np.mean(greedy) < 0.95 * np.mean(counts)
+
+
+def test_report():
+    board = random_board(8, 8, 4)
+    tiles = realtime_solve(board).moves
+    report = realtime_report(board, tiles)
+    md = board.manhattan()
+    assert report["moves"] == len(tiles) and report["manhattan"] == md
+    assert report["moves_per_manhattan"] == len(tiles) / md
+    assert report["moves_per_n3"] == len(tiles) / 8**3
+    assert report["parberry_bound"] == parberry_bound(8)
+    # wasted = moves that raise the Manhattan distance, counted naively here.
+    wasted, b = 0, board
+    for t in tiles:
+        nxt = b.move(t)
+        wasted += nxt.manhattan() > b.manhattan()
+        b = nxt
+    assert report["wasted"] == wasted
+    # Every move changes the distance by one: useful - wasted = md.
+    assert len(tiles) - 2 * wasted == md
+    assert realtime_report(board, realtime_array(board))["wasted"] == wasted
+    assert realtime_report(board, len(tiles))["wasted"] is None
+
+
+def test_solved_board_needs_no_moves():
+    board = Board.goal(5, 4)
+    assert realtime_count(board) == 0 and list(realtime_moves(board)) == []
+    assert realtime_solve(board).moves == ()
+
+
+def test_bad_inputs():
+    with pytest.raises(UnsolvableError):
+        realtime_solve(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)))
+    with pytest.raises(InvalidBoardError, match="'fast'"):
+        realtime_count(Board.goal(3, 3), method="fast")
+    with pytest.raises(InvalidBoardError, match="'korf'"):
+        realtime_array(Board.goal(3, 3), goal="korf")
