@@ -52,8 +52,8 @@ def optimal_table(rows: list[dict[str, str]], heuristics: list[str], max_memory:
 
 
 def weighted_table(rows: list[dict[str, str]], heuristic: str, weights: list[float], max_memory: int) -> None:
-    print(f"| weight | solved | mean length / optimal | worst length / optimal | bound w held | "
-          f"optimal found | total expanded | total generated | CPU s | largest MiB held |")
+    print("| weight | solved | mean length / optimal | worst length / optimal | bound w held | "
+          "optimal found | total expanded | total generated | CPU s | largest MiB held |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for w in weights:
         ratios, expanded, generated, cpu, held, hits, within = [], 0, 0, 0.0, 0, 0, True

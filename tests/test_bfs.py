@@ -16,6 +16,7 @@ from npuzzle.errors import InvalidBoardError, MissingTableError, TableFormatErro
 from npuzzle.search import bfs
 from npuzzle.search.idastar import idastar
 from npuzzle import stats, tables
+from npuzzle.instances import random_board
 
 
 @pytest.fixture(autouse=True)
@@ -242,18 +243,18 @@ def test_happy_count_beyond_the_bfs_limit_agrees_near_the_goal(height, width):
 
 
 def test_random_boards_are_solvable_and_cover_the_space():
-    rng = random.Random(1)
-    boards = [stats.random_board(2, 3, rng) for _ in range(3000)]
+    rng = np.random.default_rng(1)
+    boards = [random_board(2, 3, rng) for _ in range(3000)]
     assert all(b.is_solvable() for b in boards)
     assert len({b.tiles for b in boards}) == 360
-    assert all(stats.random_board(3, 2, rng, "blank-first").is_solvable("blank-first") for _ in range(50))
+    assert all(random_board(3, 2, rng, "blank-first").is_solvable("blank-first") for _ in range(50))
 
 
 def test_sample_lengths_are_optimal():
     naive = naive_distances(3, 3, Board.goal(3, 3))
     lengths = stats.sample_lengths(3, 3, 25, seed=11, progress=False)
-    rng = random.Random(11)
-    assert lengths == [naive[stats.random_board(3, 3, rng).tiles] for _ in range(25)]
+    rng = np.random.default_rng(11)
+    assert lengths == [naive[random_board(3, 3, rng).tiles] for _ in range(25)]
     assert sum(stats.histogram(lengths)) == 25
 
 

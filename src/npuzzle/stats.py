@@ -8,42 +8,28 @@ print distributions in the line format of the benchmark file ``known_counts.txt`
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .board import Board, Goal, check_goal
+from .board import Goal, check_goal
 from .errors import NPuzzleError
-
-
-def random_board(height: int, width: int, rng: random.Random, goal: Goal = "standard") -> Board:
-    """A position drawn uniformly from those that can reach ``goal``.
-
-    A uniform permutation is made solvable, if it is not, by swapping its first two tiles: that
-    swap pairs each unsolvable position with exactly one solvable one, so the result is uniform.
-    """
-    tiles = list(range(height * width))
-    rng.shuffle(tiles)
-    board = Board(height, width, tuple(tiles))
-    if board.is_solvable(goal):
-        return board
-    i, j = [k for k, t in enumerate(tiles) if t][:2]
-    tiles[i], tiles[j] = tiles[j], tiles[i]
-    return Board(height, width, tuple(tiles))
 
 
 def sample_lengths(
     height: int, width: int, count: int, *, seed: int | None = None, goal: Goal = "standard", progress: bool = True
 ) -> list[int]:
     """Optimal solution lengths of ``count`` random solvable positions (reproducible by ``seed``)."""
+    import numpy as np
+
     from . import tables
+    from .instances import random_board
     from .search import solve
 
     check_goal(goal)
     if count <= 0:
         raise NPuzzleError(f"the sample size must be positive, not {count}")
-    rng = random.Random(seed)
+    rng = np.random.default_rng(seed)
     lengths = []
     with tables.progress(count, f"sample {height}x{width}", progress) as bar:
         for _ in range(count):

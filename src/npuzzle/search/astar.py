@@ -258,7 +258,7 @@ class _Search:
         self.tables = tables(board.height, board.width, goal)
         self.h0 = initial_h(board, self.tables, heuristic)
         self.bits, self.words = packing(board.size)
-        num, den = weight.numerator, weight.denominator
+        num = weight.numerator
         # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity
         self.ctl = np.array([1, 1, num * self.h0, 0, 0, 0, self.h0, -1, self.h0 & 1], np.int64)
         self.bound = self.h0  # the bound of the iteration under way
