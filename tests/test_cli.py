@@ -127,3 +127,68 @@ def test_help_explains_conventions():
                             capture_output=True, text=True, check=True)
     assert "159d26ae37bf48c0" in result.stdout and "blank-first" in result.stdout
     assert "L slides the tile right of the blank" in result.stdout
+
+
+def test_scramble_positions_are_solvable_and_reproducible(capsys):
+    for argv in (["--shape", "3x5", "-n", "4", "--seed", "3"], ["--shape", "4x3", "--walk", "25", "-n", "3", "--seed", "2"],
+                 ["--shape", "4x4", "--notation", "hex", "-n", "2", "--seed", "9", "--goal", "blank-first"]):
+        status, out, _ = run(capsys, "scramble", *argv)
+        again = run(capsys, "scramble", *argv)[1]
+        assert status == 0 and out == again
+        goal = "blank-first" if "blank-first" in argv else "standard"
+        shape = parse_shape(argv[1])
+        boards = [parse_position(line, shape) for line in out.splitlines()]
+        assert len(boards) == int(argv[argv.index("-n") + 1])
+        assert all(b.is_solvable(goal) and b.shape == shape for b in boards)
+
+
+def test_scramble_worst_case(capsys):
+    status, out, _ = run(capsys, "scramble", "--shape", "6x6", "--worst")
+    board = parse_position(out, (6, 6))
+    assert status == 0 and board.is_solvable() and board.manhattan() > 100
+    assert run(capsys, "scramble", "--shape", "3x4", "--worst")[0] == 1
+
+
+def test_realtime_count_and_moves_out(capsys, tmp_path):
+    position = run(capsys, "scramble", "--shape", "12x9", "--seed", "5")[1].strip()
+    status, out, _ = run(capsys, "solve", position, "--method", "realtime", "--count-only", "--json")
+    counted = json.loads(out)
+    assert status == 0 and counted["wasted"] is None and counted["moves"] > counted["manhattan"]
+    path = tmp_path / "moves.txt"
+    status, out, _ = run(capsys, "solve", position, "--moves-out", str(path), "--json")
+    written = json.loads(out)
+    letters = path.read_text().strip()
+    assert status == 0 and len(letters) == written["moves"] == counted["moves"]
+    assert parse_position(position).apply(letters).is_goal()
+    assert run(capsys, "solve", position, "--method", "idastar", "--count-only")[0] == 1
+
+
+def test_astar_weight_and_memory_limit(capsys):
+    status, out, _ = run(capsys, "solve", "5 1 3 4/2 6 7 8/9 10 11 12/0 13 14 15", "--method", "astar",
+                         "--weight", "1.5", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["method"] == "weighted-astar" and "1.5" in data["note"]
+    status, out, _ = run(capsys, "solve", "159d26ae37bf48c0", "--method", "astar", "--max-memory", "4M", "--json")
+    data = json.loads(out)
+    assert status == 3 and data["status"] == "memory-limit" and 40 <= data["lower_bound"] <= 72
+
+
+def test_ctrl_c_stops_cleanly_with_the_bound():
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "npuzzle.cli", "solve", "159d26ae37bf48c0", "--json", "-v"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(600):  # wait until the search has started
+        time.sleep(0.1)
+        if proc.poll() is not None:
+            break
+        line = proc.stderr.readline()
+        if "threshold" in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    data = json.loads(out)
+    assert data["status"] == "interrupted" and 40 <= data["lower_bound"] <= 72
+    assert "Traceback" not in err

@@ -145,8 +145,33 @@ def _cmd_check(args: argparse.Namespace) -> int:
 # -- solve ------------------------------------------------------------------------------------
 
 
+def _size_arg(text: str) -> int:
+    """``"512M"``, ``"2G"``, ``"1.5GiB"`` or a number of bytes."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    t = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = t[-1] if t and t[-1] in units else ""
+    try:
+        value = float(t[: len(t) - len(unit)]) * units[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write e.g. 512M or 2G") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+    return int(value)
+
+
+def _weight_arg(text: str) -> float:
+    value = _positive_float(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: the weight must be at least 1")
+    return value
+
+
+#: Boards above this many cells need --count-only or --moves-out (the moves would not fit).
+MAX_PRINTED_CELLS = 250_000
+
+
 def _add_solve(sub: argparse._SubParsersAction) -> None:
-    from .search import HEURISTICS, METHODS
+    from .search import HEURISTICS, METHODS, REALTIME_METHODS
 
     p = sub.add_parser(
         "solve",
@@ -154,6 +179,12 @@ def _add_solve(sub: argparse._SubParsersAction) -> None:
         description="Solve each position and print the board and the solution (tiles pushed and "
         "letters). Every solution is replayed and checked before it is printed.",
         epilog=NOTATION_HELP + """
+methods:
+  auto      a saved BFS table if there is one; IDA* (optimal) up to 16 cells; real time beyond
+  idastar   iterative-deepening A*: optimal, little memory (Korf 1985)
+  astar     A*: optimal, or with --weight W > 1 at most W times the optimum, faster
+  realtime  any size, moves at once, not optimal (--realtime-method greedy or parberry)
+
 exit status: 0 solved, 1 bad input or unsolvable, 2 usage, 3 a limit was reached before a
 solution was found (the lower bound proven so far is printed), 130 interrupted (Ctrl-C).
 """,
@@ -161,13 +192,23 @@ solution was found (the lower bound proven so far is printed), 130 interrupted (
     )
     _add_position_args(p)
     p.add_argument("--method", choices=METHODS, default="auto",
-                   help="search method (default: auto, the best for the board)")
+                   help="search method (default: auto, see below)")
     p.add_argument("--heuristic", choices=HEURISTICS, default="auto",
                    help="lower bound: manhattan, lc (Manhattan + linear conflict); default auto")
+    p.add_argument("--weight", type=_weight_arg, default=1.0, metavar="W",
+                   help="weighted A* (f = g + W*h): solutions at most W times the optimum")
+    p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
+                   help="for --method realtime: greedy (shorter, default) or parberry (faithful)")
     p.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
                    help="stop a search after this many seconds (wall clock), exit status 3")
     p.add_argument("--max-nodes", type=_positive_int, metavar="N",
                    help="stop a search after generating N nodes, exit status 3")
+    p.add_argument("--max-memory", type=_size_arg, metavar="SIZE",
+                   help="A*: stop cleanly before storing more than SIZE (e.g. 512M, 2G), exit status 3")
+    p.add_argument("--count-only", action="store_true",
+                   help="real time: print only the number of moves and the report")
+    p.add_argument("--moves-out", metavar="FILE",
+                   help="real time: write the moves as UDLR letters to FILE ('-' = stdout)")
     p.add_argument("--json", action="store_true", help="print one JSON object per position")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="report every iteration (threshold, nodes, CPU seconds) on stderr")
@@ -183,8 +224,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from .search import solve
     from .search.limits import INTERRUPTED, Limit
 
-    limit = Limit(timeout=args.timeout, max_nodes=args.max_nodes)
+    streaming = args.count_only or args.moves_out is not None
+    if streaming and args.method not in ("auto", "realtime"):
+        raise NPuzzleError("--count-only and --moves-out go with --method realtime")
+    limit = Limit(timeout=args.timeout, max_nodes=args.max_nodes, max_memory=args.max_memory)
     boards = _read_boards(args)
+    if args.moves_out not in (None, "-") and len(boards) > 1:
+        raise NPuzzleError("--moves-out takes one position")
     status = EXIT_OK
     for i, board in enumerate(boards):
         if i and not args.json:
@@ -194,15 +240,26 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             print(f"npuzzle solve: {format_position(board)}: {reason}", file=sys.stderr)
             status = max(status, EXIT_INPUT)
             continue
+        if streaming:
+            _solve_streaming(board, args)
+            continue
+        if board.size > MAX_PRINTED_CELLS and args.method in ("auto", "realtime"):
+            raise NPuzzleError(
+                f"a {board.height}x{board.width} board has too many moves to print: "
+                "use --count-only or --moves-out FILE")
         if args.verbose:
-            print(f"solving {format_position(board)} ({board.height}x{board.width}, goal {args.goal}, "
-                  f"Manhattan distance {board.manhattan(args.goal)})", file=sys.stderr, flush=True)
-        solution = solve(board, method=args.method, heuristic=args.heuristic, limit=limit,
-                         goal=args.goal, on_iteration=_print_iteration if args.verbose else None)
+            print(f"solving {board.height}x{board.width}, goal {args.goal}, "
+                  f"Manhattan distance {board.manhattan(args.goal)}", file=sys.stderr, flush=True)
+        solution = solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=args.goal,
+                         weight=args.weight, realtime_method=args.realtime_method,
+                         on_iteration=_print_iteration if args.verbose else None)
+        report = _realtime_report(solution) if solution.method == "realtime" and solution.solved else None
         if args.json:
-            print(json.dumps(solution.to_dict()), flush=True)
+            print(json.dumps({**solution.to_dict(), **({"report": report} if report else {})}), flush=True)
         else:
             _print_solution(solution)
+            if report:
+                _print_report(report)
         if solution.status == INTERRUPTED:
             return EXIT_INTERRUPTED
         if not solution.solved:
@@ -210,17 +267,76 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return status
 
 
+def _realtime_report(solution) -> dict:
+    from .search.realtime import realtime_report
+
+    return realtime_report(solution.board, solution.moves, goal=solution.goal)
+
+
+def _solve_streaming(board: Board, args: argparse.Namespace) -> None:
+    """Real time with --count-only or --moves-out: the moves never become a Python list."""
+    from .search.realtime import letter_chunks, realtime_count, realtime_packed, realtime_report
+
+    if args.count_only:
+        report = realtime_report(board, realtime_count(board, goal=args.goal, method=args.realtime_method),
+                                 goal=args.goal)
+    else:
+        packed = realtime_packed(board, goal=args.goal, method=args.realtime_method)
+        report = realtime_report(board, packed, goal=args.goal)  # replays and checks every move
+        out = sys.stdout.buffer if args.moves_out == "-" else open(args.moves_out, "wb")
+        try:
+            for chunk in letter_chunks(packed):
+                out.write(chunk)
+            out.write(b"\n")
+        finally:
+            if out is not sys.stdout.buffer:
+                out.close()
+            else:
+                out.flush()
+    report["method"] = args.realtime_method
+    if args.json:
+        print(json.dumps(report), file=sys.stderr if args.moves_out == "-" else sys.stdout, flush=True)
+    elif args.moves_out != "-":
+        _print_report(report)
+    else:
+        _print_report(report, sys.stderr)
+
+
+def _print_report(report: dict, stream=None) -> None:
+    stream = stream or sys.stdout
+    line = (f"{report['moves']:,} moves; {report['moves_per_n3']:.4f} n^3; "
+            f"{report['moves_per_manhattan'] or 0:.3f} x the Manhattan distance {report['manhattan']:,}")
+    if report.get("wasted") is not None:
+        line += f"; {report['wasted']:,} wasted (raise the Manhattan distance)"
+    if "parberry_bound" in report:
+        line += f"; Parberry's bound {report['parberry_bound']:,}"
+    print(line, file=stream, flush=True)
+
+
+_STATUS_TEXT = {
+    "timeout": "the time limit was reached",
+    "node-limit": "the node limit was reached",
+    "memory-limit": "the memory limit was reached",
+    "interrupted": "interrupted",
+}
+
+
 def _print_solution(solution) -> None:
     from .notation import format_moves
 
     board = solution.board
     print(f"{board.height}x{board.width} board, goal {solution.goal}:")
-    print("\n".join("  " + line for line in str(board).splitlines()))
+    if board.size <= 400:
+        print("\n".join("  " + line for line in str(board).splitlines()))
     st = solution.stats
     how = f"{solution.method}, {solution.heuristic}; {st.generated:,} nodes generated, {st.seconds:.3f} s CPU"
+    if solution.method == "realtime":
+        how = f"{solution.method}, {solution.heuristic}; {st.seconds:.3f} s CPU"
     if not solution.solved:
-        print(f"No solution yet: {solution.status} reached; every solution has at least "
-              f"{solution.lower_bound} moves ({how})")
+        print(f"No solution: {_STATUS_TEXT.get(solution.status, solution.status)}; every solution has at "
+              f"least {solution.lower_bound} moves ({how})")
+        if solution.note:
+            print(f"  {solution.note}")
         return
     kind = "optimal" if solution.optimal else "not proven optimal"
     print(f"Solution: {solution.length} moves, {kind} ({how})")
@@ -256,6 +372,60 @@ def _cmd_knuth(args: argparse.Namespace) -> int:
     from . import knuth
 
     return knuth.run(args.startposition, sys.stdout, sys.stderr, program=args.program)
+
+
+# -- scramble ---------------------------------------------------------------------------------
+
+
+def _add_scramble(sub: argparse._SubParsersAction) -> None:
+    from .notation import NOTATIONS
+
+    p = sub.add_parser(
+        "scramble",
+        help="generate positions: uniformly random solvable ones, random walks, Parberry's worst case",
+        description="Print scrambled positions, one a line (a blank line between grids). By default "
+        "each is drawn uniformly from the positions that can reach the goal.",
+        epilog="examples:\n  npuzzle scramble --shape 4x4 --seed 1 --notation hex\n"
+        "  npuzzle scramble --shape 3x5 --walk 30 --count 5\n  npuzzle scramble --shape 10x10 --worst",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--shape", type=_shape_arg, default=(4, 4), metavar="HxW", help="board shape (default 4x4)")
+    p.add_argument("--count", "-n", type=_positive_int, default=1, help="how many positions (default 1)")
+    p.add_argument("--seed", type=int, help="random seed, for reproducible positions")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--walk", type=_positive_int, metavar="K",
+                      help="K random moves from the goal (never undoing the last) instead of uniform")
+    kind.add_argument("--worst", action="store_true",
+                      help="the worst case of Parberry's Theorem 2 (square boards)")
+    p.add_argument("--goal", choices=GOALS, default="standard", help="goal convention (default: standard)")
+    p.add_argument("--notation", choices=NOTATIONS, default="rows",
+                   help="output notation: rows (1 2 3/4 5 6/7 8 0), list, hex (<= 16 cells), grid")
+
+
+def _cmd_scramble(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from . import instances
+
+    h, w = args.shape
+    if args.notation == "hex" and h * w > 16:
+        raise NPuzzleError("hex notation needs a board of at most 16 cells")
+    if args.worst:
+        if h != w:
+            raise NPuzzleError("--worst is defined for square boards (Parberry's Theorem 2)")
+        boards = [instances.parberry_worst(h)] * args.count
+        if args.goal == "blank-first":
+            boards = [b.converted() for b in boards]
+    elif args.walk:
+        rng = np.random.default_rng(args.seed)
+        boards = [instances.random_walk(h, w, args.walk, int(rng.integers(1 << 62)), args.goal)
+                  for _ in range(args.count)]
+    else:
+        rng = np.random.default_rng(args.seed)
+        boards = [instances.random_board(h, w, rng, args.goal) for _ in range(args.count)]
+    sep = "\n\n" if args.notation == "grid" else "\n"
+    print(sep.join(format_position(b, args.notation) for b in boards))
+    return EXIT_OK
 
 
 # -- bench, warmup ----------------------------------------------------------------------------
@@ -441,6 +611,7 @@ def _cmd_tables(args: argparse.Namespace) -> int:
 _COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], None], Callable[[argparse.Namespace], int]]] = {
     "solve": (_add_solve, _cmd_solve),
     "check": (_add_check, _cmd_check),
+    "scramble": (_add_scramble, _cmd_scramble),
     "knuth": (_add_knuth, _cmd_knuth),
     "bench": (_add_bench, _cmd_bench),
     "warmup": (_add_warmup, _cmd_warmup),

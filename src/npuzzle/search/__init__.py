@@ -1,4 +1,9 @@
-"""Searches: ``solve`` picks one; each module holds one algorithm."""
+"""Searches: ``solve`` picks one; each module holds one algorithm.
+
+``idastar`` (optimal, memory-light), ``astar`` (optimal, or weighted with a proven bound),
+``bfs`` (whole state spaces; saved tables answer at once), ``realtime`` (any board size, not
+optimal: Parberry's algorithm and a greedy refinement).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,12 @@ from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from .limits import Limit, Solution, Stats
 
-METHODS: tuple[str, ...] = ("auto", "idastar")
+METHODS: tuple[str, ...] = ("auto", "idastar", "astar", "realtime")
 HEURISTICS: tuple[str, ...] = ("auto", "manhattan", "lc")
+REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
+
+#: Boards above this many cells are solved in real time by ``method="auto"``.
+AUTO_OPTIMAL_CELLS = 16
 
 
 def solve(
@@ -17,38 +26,63 @@ def solve(
     heuristic: str = "auto",
     limit: Limit | None = None,
     goal: Goal = "standard",
+    weight: float = 1.0,
+    realtime_method: str = "greedy",
     on_iteration=None,
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
 
-    ``method="auto"`` picks the best method for the board (a saved BFS distance table answers at
-    once; see ``npuzzle stats bfs --save``); ``heuristic="auto"`` the strongest lower bound
-    available. Raises ``UnsolvableError`` (with the parity reason) before searching
-    if the goal cannot be reached.
+    ``method="auto"`` picks the best method for the board: a saved BFS distance table answers at
+    once (see ``npuzzle stats bfs --save``); boards of up to 16 cells are solved optimally by
+    IDA*, larger ones in real time (not optimal; ask for ``idastar`` or ``astar`` explicitly).
+    ``heuristic="auto"`` is the strongest lower bound available. ``weight`` > 1 makes A* weighted
+    (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``. Raises
+    ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be reached.
     """
     check_goal(goal)
-    board.require_solvable(goal)
     if method not in METHODS:
         raise InvalidBoardError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
     if heuristic not in HEURISTICS:
         raise InvalidBoardError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
+    if realtime_method not in REALTIME_METHODS:
+        raise InvalidBoardError(
+            f"unknown real-time method {realtime_method!r}: use one of {', '.join(REALTIME_METHODS)}"
+        )
+    board.require_solvable(goal)
+    if weight != 1 and method not in ("astar", "auto"):
+        raise InvalidBoardError("--weight applies to A* only: add --method astar")
+    h = "lc" if heuristic == "auto" else heuristic
     if method == "auto":
         from .bfs import table_solve
 
         answer = table_solve(board, goal)
         if answer is not None:
             return answer
+        if weight != 1:
+            method = "astar"
+        else:
+            method = "idastar" if board.size <= AUTO_OPTIMAL_CELLS else "realtime"
+    if method == "realtime":
+        from .realtime import realtime_solve
+
+        return realtime_solve(board, goal=goal, method=realtime_method, limit=limit)
+    if method == "astar":
+        from .astar import astar
+
+        return astar(board, goal=goal, heuristic=h, weight=weight, limit=limit, on_iteration=on_iteration)
     from .idastar import idastar
 
-    h = "lc" if heuristic == "auto" else heuristic
     return idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration)
 
 
 def warmup() -> None:
     """Compile (or load from the cache) every search kernel."""
-    from . import idastar
+    from . import astar, idastar, realtime
 
     idastar.warmup()
+    astar.astar(Board(2, 2, (0, 3, 2, 1)))
+    for m in REALTIME_METHODS:
+        realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)
 
 
-__all__ = ["Limit", "Solution", "Stats", "solve", "warmup", "METHODS", "HEURISTICS"]
+__all__ = ["Limit", "Solution", "Stats", "solve", "warmup", "METHODS", "HEURISTICS", "REALTIME_METHODS"]

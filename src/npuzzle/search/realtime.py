@@ -69,6 +69,18 @@ class PackedMoves:
         return ((self.data[:, None] >> shifts) & 3).reshape(-1)[: self.count].astype(np.uint8)
 
 
+def letter_chunks(packed: PackedMoves, moves_per_chunk: int = 1 << 22) -> Iterator[bytes]:
+    """The moves as ``UDLR`` letters (the direction each pushed tile slides), a chunk at a time,
+    so that billions of moves can be written without unpacking them all at once."""
+    letters = np.frombuffer(_LETTER_OF_BLANK_STEP.encode(), dtype=np.uint8)
+    shifts = np.array([0, 2, 4, 6], dtype=np.uint8)
+    step = moves_per_chunk // 4
+    for start in range(0, len(packed.data), step):
+        dirs = ((packed.data[start : start + step, None] >> shifts) & 3).reshape(-1)
+        dirs = dirs[: max(0, packed.count - 4 * start)]
+        yield letters[dirs].tobytes()
+
+
 def final_shape(height: int, width: int) -> tuple[int, int]:
     """The shape of the last region, solved by table: rows go while the region is at least as
     tall as wide, columns otherwise, until both sides are at most 3."""
