@@ -76,14 +76,15 @@ def test_files_read_back(board, notation):
 def test_move_strings_read_back(walk):
     board, moves = walk
     assert parse_moves(format_moves(moves)) == moves
-    if len(moves) != 1:  # one unseparated number reads as hex digits on a board of <= 16 cells
+    if len(moves) != 1:  # one unseparated token reads as hex digits on a board of <= 16 cells
         assert parse_moves(format_moves(moves), board) == moves
-    assert parse_moves(format_moves(moves).replace(" ", ","), board) == moves
+        assert parse_moves(format_moves(moves).replace(" ", ","), board) == moves
     if board.size <= 16:
         assert parse_moves(format_moves(moves, "hex"), board) == moves
     letters = board.letters(moves)
     assert parse_moves(letters) == [Direction(ch) for ch in letters]
-    assert board.tiles_for(parse_moves(" ".join(letters.lower()), board)) == tuple(moves)
+    if len(moves) != 1:  # a lone lower-case "d" is tile 13 on a 4x4 board
+        assert board.tiles_for(parse_moves(" ".join(letters.lower()), board)) == tuple(moves)
 
 
 # -- accepted forms ---------------------------------------------------------------------------

@@ -261,18 +261,18 @@ def _run(
         line_keys(cells, lt.rc, lt.cc, n, row_of, col_of, rowkey, colkey)
     mv = moves_for(t, n, ORDERS[order])
     big = np.iinfo(np.int64).max
-    while True:
-        blanks = np.zeros(bound + 2, np.uint64)
-        blanks[0] = board.blank
-        ks = np.zeros(bound + 2, np.uint64)
-        ks[0] = root_row(board.blank)
-        hs = np.zeros(bound + 2, np.int64)
-        hs[0] = h0
-        ctl = np.array([0, 0, 1, big], dtype=np.int64)
-        cpu_start = clock.cpu()
-        status = None
-        stop = None
-        try:
+    try:
+        while True:
+            blanks = np.zeros(bound + 2, np.uint64)
+            blanks[0] = board.blank
+            ks = np.zeros(bound + 2, np.uint64)
+            ks[0] = root_row(board.blank)
+            hs = np.zeros(bound + 2, np.int64)
+            hs[0] = h0
+            ctl = np.array([0, 0, 1, big], dtype=np.int64)
+            cpu_start = clock.cpu()
+            status = None
+            stop = None
             while status is None or status not in (EXHAUSTED, FOUND):
                 budget = config.KERNEL_SLICE_NODES
                 if limit.max_nodes is not None:
@@ -287,24 +287,26 @@ def _run(
                     cells, t.home, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
                     lt.rc, lt.cc, lt.rtab, lt.ctab, rowkey, colkey, bound, blanks, ks, hs, ctl, budget,
                 )
-        except KeyboardInterrupt:
-            stop = INTERRUPTED
-        it = Iteration(bound, int(ctl[1]), int(ctl[2]), clock.cpu() - cpu_start)
-        stats.iterations.append(it)
-        stats.generated += it.generated
-        stats.expanded += it.expanded
+            it = Iteration(bound, int(ctl[1]), int(ctl[2]), clock.cpu() - cpu_start)
+            stats.iterations.append(it)
+            stats.generated += it.generated
+            stats.expanded += it.expanded
+            stats.seconds = clock.cpu()
+            if stop is not None:
+                return unfinished(board, goal, stop, bound, stats=stats, method=method, heuristic=heuristic)
+            if on_iteration is not None:
+                on_iteration(it, status == FOUND)
+            if status == FOUND:
+                moves = tiles_from_cells(board, blanks[1 : int(ctl[0]) + 1])
+                return solved(board, goal, moves, optimal=True, stats=stats, method=method, heuristic=heuristic)
+            if ctl[3] == big:
+                raise AssertionError("IDA* exhausted a solvable position")
+            nxt = bound + int(ctl[3])
+            bound = nxt + ((nxt & 1) ^ parity)
+    except KeyboardInterrupt:
+        # Every threshold below ``bound`` was searched in full: no shorter solution exists.
         stats.seconds = clock.cpu()
-        if stop is not None:
-            return unfinished(board, goal, stop, bound, stats=stats, method=method, heuristic=heuristic)
-        if on_iteration is not None:
-            on_iteration(it, status == FOUND)
-        if status == FOUND:
-            moves = tiles_from_cells(board, blanks[1 : int(ctl[0]) + 1])
-            return solved(board, goal, moves, optimal=True, stats=stats, method=method, heuristic=heuristic)
-        if ctl[3] == big:
-            raise AssertionError("IDA* exhausted a solvable position")
-        nxt = bound + int(ctl[3])
-        bound = nxt + ((nxt & 1) ^ parity)
+        return unfinished(board, goal, INTERRUPTED, bound, stats=stats, method=method, heuristic=heuristic)
 
 
 def optimal_lengths(
