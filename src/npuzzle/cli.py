@@ -229,8 +229,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         raise NPuzzleError("--count-only and --moves-out go with --method realtime")
     limit = Limit(timeout=args.timeout, max_nodes=args.max_nodes, max_memory=args.max_memory)
     boards = _read_boards(args)
-    if args.moves_out not in (None, "-") and len(boards) > 1:
-        raise NPuzzleError("--moves-out takes one position")
+    if args.moves_out not in (None, "-"):
+        if len(boards) > 1:
+            raise NPuzzleError("--moves-out takes one position")
+        try:
+            open(args.moves_out, "wb").close()
+        except OSError as e:
+            raise NPuzzleError(f"cannot write the moves to {args.moves_out!r}: {e.strerror}") from None
     status = EXIT_OK
     for i, board in enumerate(boards):
         if i and not args.json:

@@ -163,7 +163,8 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
                 continue
             if not token.isdigit() or not token.isascii():
                 bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
-                raise _fail(f"bad character {bad!r} (in {token!r}); tiles are whole numbers, 0 = blank", text)
+                where = f" in {token!r}" if len(token) > 1 and token != text.strip() else ""
+                raise _fail(f"bad character {bad!r}{where} (tiles are whole numbers, 0 = blank)", text)
             if _too_big(token):
                 raise _fail(f"tile {_quote(token, 24)} is out of range", text)
             row.append(int(token))
