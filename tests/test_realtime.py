@@ -156,3 +156,23 @@ def test_bad_inputs():
         realtime_count(Board.goal(3, 3), method="fast")
     with pytest.raises(InvalidBoardError, match="'korf'"):
         realtime_array(Board.goal(3, 3), goal="korf")
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (4, 3), (3, 5), (7, 7), (9, 4), (4, 11), (13, 6), (17, 2), (31, 25), (60, 60)])
+def test_bulk_steps_equal_step_by_step(shape):
+    # Parberry's repeated 5- and 6-move steps, planned in bulk, are exactly the moves the
+    # step-by-step planner makes (and they are planned far less often).
+    from npuzzle._kernels import realtime as k
+    from npuzzle.search.realtime import _Machine
+
+    for seed in range(3):
+        board = random_board(*shape, seed)
+        moves = []
+        for bulk in (1, 0):
+            m = _Machine(board, "parberry")
+            m.st[k.BULK] = bulk
+            dirs = np.zeros(6 * sum(shape) ** 3, dtype=np.uint8)
+            moves.append(dirs[: m.run(dirs.size, 1, dirs, np.zeros(0, np.int64))].copy())
+            assert m.finished
+        assert np.array_equal(moves[0], moves[1])
+        replay_directions(board, moves[0])

@@ -30,7 +30,11 @@ once ``a`` is at ``q``, ``q`` itself); the region below has at least three more 
 Moving a tile one diagonal step this way costs 6 moves and one straight step 5 (Parberry's
 figures 3 and 4). The planner emits *segments* (a short pattern of blank directions, repeated)
 and ``run`` plays them; it stops whenever its output buffer is full, so a caller may take moves
-one small batch at a time with O(1) work per move (real time) or all at once.
+one small batch at a time with O(1) work per move (real time) or all at once. Every plan is
+O(1): a walk is one run, a ring step one pattern, and with ``BULK`` set the parberry method's
+steady steps (5 moves a straight step, 6 a diagonal one) become one pattern repeated as often
+as the step-by-step planner would choose it again (``repeat_steps``: the same moves, planned
+once per run of steps instead of once per step).
 
 Methods: 0 ``parberry`` (the choices above: the shortest walk around T, ties to the vertical
 move and the clockwise arc), 1 ``greedy`` (the same plan, but the walk around T and the move of
@@ -48,7 +52,7 @@ import numpy as np
 from .jit import njit
 
 # Fields of the state array ``st``.
-H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, WEIGHT = range(14)
+H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, WEIGHT, BULK = range(15)
 STATE_SIZE = 16
 
 # Line phases.
@@ -58,6 +62,9 @@ P_NEXT, P_TILE, P_A, P_B, P_FIN, P_TRAP, P_TABLE, P_DONE = range(8)
 ERR_NONE, ERR_STUCK, ERR_TABLE = 0, 1, 2
 
 PATTERN_SIZE = 32
+# ``pat`` holds the segment's pattern, then 16 scratch slots for the ring's gains.
+GAINS = PATTERN_SIZE
+PAT_SIZE = PATTERN_SIZE + 16
 DI = np.array([-1, 0, 0, 1], dtype=np.int64)
 DJ = np.array([0, -1, 1, 0], dtype=np.int64)
 # The ring of 8 neighbours of a tile, in cyclic order, and the index of each offset in it.
@@ -310,15 +317,31 @@ def arc(mask, src, target, sense):
 
 
 @njit
-def arc_gain(st, cells, home, ti, tj, src, length, sense):
-    """Manhattan distance the tiles on an arc gain as the blank walks it."""
+def ring_gains(st, cells, home, ti, tj, mask, pat):
+    """Fill ``pat[GAINS + 2r + s]`` with what the tile on free ring cell r of T gains in
+    Manhattan distance when the blank enters r walking clockwise (s = 0) or not (s = 1): the
+    tile then moves to the ring cell the blank came from. One look-up of each tile's home."""
+    tr, w = st[TR], st[W]
+    for r in range(8):
+        if not (mask >> r) & 1:
+            continue
+        i, j = ti + RING_DI[r], tj + RING_DJ[r]
+        t = cells[j * w + i if tr else i * w + j]
+        gr, gc = home[2 * t], home[2 * t + 1]
+        gi, gj = (gc, gr) if tr else (gr, gc)
+        here = abs(i - gi) + abs(j - gj)
+        for s in range(2):
+            prev = (r + 7) % 8 if s == 0 else (r + 1) % 8
+            pat[GAINS + 2 * r + s] = here - abs(ti + RING_DI[prev] - gi) - abs(tj + RING_DJ[prev] - gj)
+
+
+@njit
+def arc_gain(pat, src, length, sense):
+    """Manhattan distance the tiles on an arc gain as the blank walks it (``ring_gains``)."""
     g = 0
-    r = src
-    for _ in range(length):
-        nr = (r + sense) % 8
-        d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
-        g += gain(st, cells, home, ti + RING_DI[nr], tj + RING_DJ[nr], d)
-        r = nr
+    s = 0 if sense > 0 else 1
+    for k in range(1, length + 1):
+        g += pat[GAINS + 2 * ((src + 8 + k * sense) % 8) + s]
     return g
 
 
@@ -336,7 +359,7 @@ def ring_cost(mask, src, target):
 
 
 @njit
-def ring_choice(st, cells, home, ti, tj, src, vert, horiz, mask):
+def ring_choice(st, cells, home, pat, ti, tj, src, vert, horiz, mask):
     """(target, sense, length) of the blank's walk around T from ring position ``src`` to the
     side of a useful move (ring position ``vert`` or ``horiz``, -1 if none); target -1 if stuck.
 
@@ -344,6 +367,8 @@ def ring_choice(st, cells, home, ti, tj, src, vert, horiz, mask):
     displaced tiles gain in Manhattan distance; the first best wins (parberry: weight 0, so the
     shortest walk, to the vertical side and clockwise on ties)."""
     weight = st[WEIGHT]
+    if weight:
+        ring_gains(st, cells, home, ti, tj, mask, pat)
     best_score, best_target, best_sense, best_len = -(1 << 30), -1, 0, 0
     for target in (vert, horiz):
         if target < 0:
@@ -354,7 +379,7 @@ def ring_choice(st, cells, home, ti, tj, src, vert, horiz, mask):
                 continue
             score = -100 * length
             if weight:
-                score += weight * arc_gain(st, cells, home, ti, tj, src, length, sense)
+                score += weight * arc_gain(pat, src, length, sense)
             if score > best_score:
                 best_score, best_target, best_sense, best_len = score, target, sense, length
     return best_target, best_sense, best_len
@@ -444,7 +469,7 @@ def repeat_steps(st, cells, home, pat, n, ti, tj, di, dj, src, target, vert, hor
         d1, r1 = abs(dj - tj), room(tj, sj, lo_j, hi_j)
     if d1 < 2 or r1 < 1:
         return n, 1
-    target2, sense2, length2 = ring_choice(st, cells, home, ti + si, tj + sj, back, vert, horiz, 255)
+    target2, sense2, length2 = ring_choice(st, cells, home, pat, ti + si, tj + sj, back, vert, horiz, 255)
     if target2 == target or (target2 + 4) % 8 != src:
         return n, 1
     si2, sj2 = RING_DI[target2], RING_DJ[target2]
@@ -505,13 +530,13 @@ def plan_tile(st, cells, home, pos, pat, tile, di, dj):
         plan_walk(st, cells, home, pat, bi, bj, best_i, best_j, best_i == vr0)
         return True
     src = ring_index(bi - ti, bj - tj)
-    target, sense, length = ring_choice(st, cells, home, ti, tj, src, vert, horiz, mask)
+    target, sense, length = ring_choice(st, cells, home, pat, ti, tj, src, vert, horiz, mask)
     if target < 0:
         st[ERROR] = ERR_STUCK
         return False
     n = write_ring(st, pat, 0, src, target, sense, length)
     rep = 1
-    if st[WEIGHT] == 0:
+    if st[WEIGHT] == 0 and st[BULK]:
         n, rep = repeat_steps(st, cells, home, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock)
     seg_set(st, pat, n, rep)
     return True

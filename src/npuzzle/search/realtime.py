@@ -148,8 +148,9 @@ class _Machine:
         self.st[k.H], self.st[k.W] = board.height, board.width
         self.st[k.METHOD] = REALTIME_METHODS.index(method)
         self.st[k.WEIGHT] = _WEIGHTS[method]
+        self.st[k.BULK] = 1
         self.st[k.PHASE] = k.P_NEXT
-        self.pat = np.zeros(k.PATTERN_SIZE, dtype=np.int64)
+        self.pat = np.zeros(k.PAT_SIZE, dtype=np.int64)
         self.table = _table(board.height, board.width)
         self.home = home_array(board.height, board.width)
         self.finished = False
