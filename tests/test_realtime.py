@@ -55,6 +55,16 @@ def test_replay_rejects_wrong_moves():
     off = np.concatenate([dirs, np.full(7, 2, np.uint8)])  # the blank walks off the right edge
     with pytest.raises(AssertionError, match="leaves the board"):
         replay_directions(board, off)
+    # Packed moves are checked four at a time; the first illegal one is still named exactly.
+    from npuzzle.search.realtime import PackedMoves
+
+    for extra in range(1, 6):
+        moves = np.concatenate([dirs, np.full(extra, 2, np.uint8)])
+        data = np.zeros((moves.size + 3) // 4, np.uint8)
+        for i, d in enumerate(moves.tolist()):
+            data[i >> 2] |= d << (2 * (i & 3))
+        with pytest.raises(AssertionError, match=f"move {dirs.size + 1} leaves"):
+            replay_directions(board, PackedMoves(data, moves.size))
 
 
 @pytest.mark.parametrize("method", REALTIME_METHODS)

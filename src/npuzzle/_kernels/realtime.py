@@ -738,6 +738,24 @@ def manhattan(cells, w, home):
     return total
 
 
+def _byte_tables() -> np.ndarray:
+    """``BYTE_RANGE[b]``: the lowest and highest row and column offsets (min_i, max_i, min_j,
+    max_j) the blank reaches over the four moves packed in byte ``b``, and its net offset."""
+    out = np.zeros((256, 6), dtype=np.int64)
+    for b in range(256):
+        i = j = 0
+        lo_i = hi_i = lo_j = hi_j = 0
+        for s in range(4):
+            d = (b >> (2 * s)) & 3
+            i, j = i + DI[d], j + DJ[d]
+            lo_i, hi_i, lo_j, hi_j = min(lo_i, i), max(hi_i, i), min(lo_j, j), max(hi_j, j)
+        out[b] = lo_i, hi_i, lo_j, hi_j, i, j
+    return out
+
+
+BYTE_RANGE = _byte_tables()
+
+
 @njit
 def replay(cells, h, w, home, dirs, count, packed, flip, stats):
     """Play ``count`` blank directions (each XORed with ``flip``: 3 turns them around) on
@@ -745,8 +763,10 @@ def replay(cells, h, w, home, dirs, count, packed, flip, stats):
     the board. ``stats``: 0 moves played legally, 1 Manhattan distance before, 2 after (0 iff
     every tile is home). False at an illegal move.
 
-    Every move changes the Manhattan distance by exactly one, so the moves that raise it number
-    ``(moves - before + after) / 2``: the loop itself only steps and checks the blank."""
+    Packed moves are checked four at a time: the blank's row and column ranges over a byte's
+    moves (``BYTE_RANGE``) must lie on the board; a byte that fails is stepped move by move to
+    find the first illegal one. Every move changes the Manhattan distance by exactly one, so
+    the moves that raise it number ``(moves - before + after) / 2``."""
     blank = 0
     for c in range(h * w):
         if cells[c] == 0:
@@ -754,7 +774,21 @@ def replay(cells, h, w, home, dirs, count, packed, flip, stats):
     stats[1] = manhattan(cells, w, home)
     step = np.array([-w, -1, 1, w], dtype=np.int64)
     bi, bj = blank // w, blank % w
-    for m in range(count):
+    m = 0
+    if packed:
+        fbyte = flip * 0x55
+        while m + 4 <= count:
+            b = dirs[m >> 2] ^ fbyte
+            if bi + BYTE_RANGE[b, 0] < 0 or bi + BYTE_RANGE[b, 1] >= h or bj + BYTE_RANGE[b, 2] < 0 or bj + BYTE_RANGE[b, 3] >= w:
+                break
+            for s in range(4):
+                q = blank + step[(b >> (2 * s)) & 3]
+                cells[blank] = cells[q]
+                blank = q
+            bi += BYTE_RANGE[b, 4]
+            bj += BYTE_RANGE[b, 5]
+            m += 4
+    while m < count:
         d = ((dirs[m >> 2] >> (2 * (m & 3))) & 3 if packed else dirs[m]) ^ flip
         bi += DI[d]
         bj += DJ[d]
@@ -764,6 +798,7 @@ def replay(cells, h, w, home, dirs, count, packed, flip, stats):
         q = blank + step[d]
         cells[blank] = cells[q]
         blank = q
+        m += 1
     cells[blank] = 0
     stats[0] = count
     stats[2] = manhattan(cells, w, home)
