@@ -7,8 +7,9 @@ is wide, else a column) down to a region of at most 3 x 3, which is finished opt
 BFS table of all its states (built in a kernel on first use, about 0.1 s for 3 x 3, and kept in
 memory for the process).
 
-It is a *real-time* algorithm: each move is computed with O(1) work from the current position,
-with nothing planned ahead, so ``realtime_moves`` yields moves as it goes. The fast paths
+It is a *real-time* algorithm: after an O(n^2) set-up (the solvability check, copying the board
+into cell and position arrays, the goal rows and columns of the tiles), each move is computed
+with O(1) work from the current position, so ``realtime_moves`` yields moves as it goes. The fast paths
 (``realtime_array``, ``realtime_packed``, ``realtime_count``) run the same state machine in one
 kernel over O(n^2) memory besides the moves themselves.
 
