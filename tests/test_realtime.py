@@ -55,6 +55,16 @@ def test_replay_rejects_wrong_moves():
     off = np.concatenate([dirs, np.full(7, 2, np.uint8)])  # the blank walks off the right edge
     with pytest.raises(AssertionError, match="leaves the board"):
         replay_directions(board, off)
+    # Packed moves are checked four at a time; the first illegal one is still named exactly.
+    from npuzzle.search.realtime import PackedMoves
+
+    for extra in range(1, 6):
+        moves = np.concatenate([dirs, np.full(extra, 2, np.uint8)])
+        data = np.zeros((moves.size + 3) // 4, np.uint8)
+        for i, d in enumerate(moves.tolist()):
+            data[i >> 2] |= d << (2 * (i & 3))
+        with pytest.raises(AssertionError, match=f"move {dirs.size + 1} leaves"):
+            replay_directions(board, PackedMoves(data, moves.size))
 
 
 @pytest.mark.parametrize("method", REALTIME_METHODS)
@@ -156,3 +166,23 @@ def test_bad_inputs():
         realtime_count(Board.goal(3, 3), method="fast")
     with pytest.raises(InvalidBoardError, match="'korf'"):
         realtime_array(Board.goal(3, 3), goal="korf")
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (4, 3), (3, 5), (7, 7), (9, 4), (4, 11), (13, 6), (17, 2), (31, 25), (60, 60)])
+def test_bulk_steps_equal_step_by_step(shape):
+    # Parberry's repeated 5- and 6-move steps, planned in bulk, are exactly the moves the
+    # step-by-step planner makes (and they are planned far less often).
+    from npuzzle._kernels import realtime as k
+    from npuzzle.search.realtime import _Machine
+
+    for seed in range(3):
+        board = random_board(*shape, seed)
+        moves = []
+        for bulk in (1, 0):
+            m = _Machine(board, "parberry")
+            m.st[k.BULK] = bulk
+            dirs = np.zeros(6 * sum(shape) ** 3, dtype=np.uint8)
+            moves.append(dirs[: m.run(dirs.size, 1, dirs, np.zeros(0, np.int64))].copy())
+            assert m.finished
+        assert np.array_equal(moves[0], moves[1])
+        replay_directions(board, moves[0])

@@ -30,7 +30,11 @@ once ``a`` is at ``q``, ``q`` itself); the region below has at least three more 
 Moving a tile one diagonal step this way costs 6 moves and one straight step 5 (Parberry's
 figures 3 and 4). The planner emits *segments* (a short pattern of blank directions, repeated)
 and ``run`` plays them; it stops whenever its output buffer is full, so a caller may take moves
-one small batch at a time with O(1) work per move (real time) or all at once.
+one small batch at a time with O(1) work per move (real time) or all at once. Every plan is
+O(1): a walk is one run, a ring step one pattern, and with ``BULK`` set the parberry method's
+steady steps (5 moves a straight step, 6 a diagonal one) become one pattern repeated as often
+as the step-by-step planner would choose it again (``repeat_steps``: the same moves, planned
+once per run of steps instead of once per step).
 
 Methods: 0 ``parberry`` (the choices above: the shortest walk around T, ties to the vertical
 move and the clockwise arc), 1 ``greedy`` (the same plan, but the walk around T and the move of
@@ -48,7 +52,7 @@ import numpy as np
 from .jit import njit
 
 # Fields of the state array ``st``.
-H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, WEIGHT = range(14)
+H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, WEIGHT, BULK = range(15)
 STATE_SIZE = 16
 
 # Line phases.
@@ -58,6 +62,9 @@ P_NEXT, P_TILE, P_A, P_B, P_FIN, P_TRAP, P_TABLE, P_DONE = range(8)
 ERR_NONE, ERR_STUCK, ERR_TABLE = 0, 1, 2
 
 PATTERN_SIZE = 32
+# ``pat`` holds the segment's pattern, then 16 scratch slots for the ring's gains.
+GAINS = PATTERN_SIZE
+PAT_SIZE = PATTERN_SIZE + 16
 DI = np.array([-1, 0, 0, 1], dtype=np.int64)
 DJ = np.array([0, -1, 1, 0], dtype=np.int64)
 # The ring of 8 neighbours of a tile, in cyclic order, and the index of each offset in it.
@@ -310,15 +317,31 @@ def arc(mask, src, target, sense):
 
 
 @njit
-def arc_gain(st, cells, home, ti, tj, src, length, sense):
-    """Manhattan distance the tiles on an arc gain as the blank walks it."""
+def ring_gains(st, cells, home, ti, tj, mask, pat):
+    """Fill ``pat[GAINS + 2r + s]`` with what the tile on free ring cell r of T gains in
+    Manhattan distance when the blank enters r walking clockwise (s = 0) or not (s = 1): the
+    tile then moves to the ring cell the blank came from. One look-up of each tile's home."""
+    tr, w = st[TR], st[W]
+    for r in range(8):
+        if not (mask >> r) & 1:
+            continue
+        i, j = ti + RING_DI[r], tj + RING_DJ[r]
+        t = cells[j * w + i if tr else i * w + j]
+        gr, gc = home[2 * t], home[2 * t + 1]
+        gi, gj = (gc, gr) if tr else (gr, gc)
+        here = abs(i - gi) + abs(j - gj)
+        for s in range(2):
+            prev = (r + 7) % 8 if s == 0 else (r + 1) % 8
+            pat[GAINS + 2 * r + s] = here - abs(ti + RING_DI[prev] - gi) - abs(tj + RING_DJ[prev] - gj)
+
+
+@njit
+def arc_gain(pat, src, length, sense):
+    """Manhattan distance the tiles on an arc gain as the blank walks it (``ring_gains``)."""
     g = 0
-    r = src
-    for _ in range(length):
-        nr = (r + sense) % 8
-        d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
-        g += gain(st, cells, home, ti + RING_DI[nr], tj + RING_DJ[nr], d)
-        r = nr
+    s = 0 if sense > 0 else 1
+    for k in range(1, length + 1):
+        g += pat[GAINS + 2 * ((src + 8 + k * sense) % 8) + s]
     return g
 
 
@@ -336,15 +359,16 @@ def ring_cost(mask, src, target):
 
 
 @njit
-def ring_step(st, cells, home, ti, tj, bi, bj, vert, horiz, mask, pat):
-    """Write the blank's walk around T to the side of a useful move (ring position ``vert`` or
-    ``horiz``, -1 if none) and the push of T; return the segment's length, or -1 if stuck.
+def ring_choice(st, cells, home, pat, ti, tj, src, vert, horiz, mask):
+    """(target, sense, length) of the blank's walk around T from ring position ``src`` to the
+    side of a useful move (ring position ``vert`` or ``horiz``, -1 if none); target -1 if stuck.
 
     Each option (side, sense) scores ``WEIGHT/100 * gain - length``, where gain is what the
     displaced tiles gain in Manhattan distance; the first best wins (parberry: weight 0, so the
     shortest walk, to the vertical side and clockwise on ties)."""
-    src = ring_index(bi - ti, bj - tj)
     weight = st[WEIGHT]
+    if weight:
+        ring_gains(st, cells, home, ti, tj, mask, pat)
     best_score, best_target, best_sense, best_len = -(1 << 30), -1, 0, 0
     for target in (vert, horiz):
         if target < 0:
@@ -355,20 +379,106 @@ def ring_step(st, cells, home, ti, tj, bi, bj, vert, horiz, mask, pat):
                 continue
             score = -100 * length
             if weight:
-                score += weight * arc_gain(st, cells, home, ti, tj, src, length, sense)
+                score += weight * arc_gain(pat, src, length, sense)
             if score > best_score:
                 best_score, best_target, best_sense, best_len = score, target, sense, length
-    if best_target < 0:
-        return -1
+    return best_target, best_sense, best_len
+
+
+@njit
+def write_ring(st, pat, at, src, target, sense, length):
+    """Write the walk around T (``length`` steps from ``src`` in ``sense``) and the push of T
+    into the cell at ring position ``target``, from ``pat[at]`` on; return the end."""
     r = src
-    for k in range(best_len):
-        nr = (r + best_sense) % 8
+    for k in range(length):
+        nr = (r + sense) % 8
         d = direction(RING_DI[nr] - RING_DI[r], RING_DJ[nr] - RING_DJ[r])
-        pat[k] = d ^ 1 if st[TR] else d
+        pat[at + k] = d ^ 1 if st[TR] else d
         r = nr
-    push = direction(-RING_DI[best_target], -RING_DJ[best_target])
-    pat[best_len] = push ^ 1 if st[TR] else push
-    return best_len + 1
+    push = direction(-RING_DI[target], -RING_DJ[target])
+    pat[at + length] = push ^ 1 if st[TR] else push
+    return at + length + 1
+
+
+@njit
+def room(x, s, lo, hi):
+    """Steps a coordinate ``x`` in ``[lo, hi]`` can take in direction ``s`` (-1, 0, 1) and stay
+    there (no limit for 0)."""
+    if s > 0:
+        return hi - x
+    if s < 0:
+        return x - lo
+    return 1 << 40
+
+
+@njit
+def straight_zone(st, ti, tj, vertical, klock, qlock):
+    """``(lo, hi)``: the range of T's row (``vertical``) or column over which, moving along
+    that axis, its ring keeps the same free cells (every ring cell inside the region and
+    unlocked, in each ring row or column that meets the region at all)."""
+    hv, wv, vr0, vc0 = vdims(st)
+    if vertical:
+        lo = vr0
+        for c in range(tj - 1, tj + 2):
+            if vc0 <= c < wv and (c < klock or (qlock and c == wv - 1)):
+                lo = vr0 + 1
+        return lo + 1, hv - 2
+    lo, hi = vc0, wv - 1
+    if ti - 1 <= vr0:
+        lo = max(lo, klock)
+        if qlock:
+            hi = wv - 2
+    return lo + 1, hi - 1
+
+
+@njit
+def repeat_steps(st, cells, home, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock):
+    """Parberry's steady patterns in bulk: ``pat[:n]`` is one step of T; return
+    ``(length, repeats)`` of a segment that also plays the identical steps that follow, each
+    of which the planner would choose again.
+
+    The choice at T depends only on the blank's ring position, which of T's distances are
+    nonzero (and their signs) and which ring cells are free. After a push the blank is behind
+    T (``back``). A straight step whose walk starts behind T (5 moves) repeats until T arrives
+    or its ring changes (``straight_zone``; outside a line's first tiles, only within the
+    interior: rows vr0+2..Hv-2, columns vc0+1..Wv-2, where the two-tile trick's checks cannot
+    apply). In the interior, a diagonal pair (one vertical, one horizontal push) that brings
+    the blank back to ``src`` repeats (6 moves a diagonal step) while both distances stay
+    positive for both of its choices."""
+    hv, wv, vr0, vc0 = vdims(st)
+    lo_i, hi_i, lo_j, hi_j = vr0 + 2, hv - 2, vc0 + 1, wv - 2
+    back = (target + 4) % 8
+    si, sj = RING_DI[target], RING_DJ[target]
+    if vert < 0 or horiz < 0:
+        if back != src:
+            return n, 1
+        if st[PHASE] == P_TILE:
+            lo, hi = straight_zone(st, ti, tj, si != 0, klock, qlock)
+        else:
+            lo, hi = (lo_i, hi_i) if si != 0 else (lo_j, hi_j)
+        x, sx, dist = (ti, si, abs(di - ti)) if si != 0 else (tj, sj, abs(dj - tj))
+        if not lo <= x <= hi:
+            return n, 1
+        return n, min(dist, room(x, sx, lo, hi) + 1)
+    if not (lo_i <= ti <= hi_i and lo_j <= tj <= hi_j):
+        return n, 1
+    # Diagonal: T first steps along one axis (distance d1, interior room r1), then the other.
+    if si != 0:
+        d1, r1 = abs(di - ti), room(ti, si, lo_i, hi_i)
+    else:
+        d1, r1 = abs(dj - tj), room(tj, sj, lo_j, hi_j)
+    if d1 < 2 or r1 < 1:
+        return n, 1
+    target2, sense2, length2 = ring_choice(st, cells, home, pat, ti + si, tj + sj, back, vert, horiz, 255)
+    if target2 == target or (target2 + 4) % 8 != src:
+        return n, 1
+    si2, sj2 = RING_DI[target2], RING_DJ[target2]
+    if si2 != 0:
+        d2, r2 = abs(di - ti), room(ti, si2, lo_i, hi_i)
+    else:
+        d2, r2 = abs(dj - tj), room(tj, sj2, lo_j, hi_j)
+    cycles = min(d1 - 1, d2, r1, r2 + 1)
+    return write_ring(st, pat, n, back, target2, sense2, length2), cycles
 
 
 @njit
@@ -419,11 +529,16 @@ def plan_tile(st, cells, home, pos, pat, tile, di, dj):
             return False
         plan_walk(st, cells, home, pat, bi, bj, best_i, best_j, best_i == vr0)
         return True
-    n = ring_step(st, cells, home, ti, tj, bi, bj, vert, horiz, mask, pat)
-    if n < 0:
+    src = ring_index(bi - ti, bj - tj)
+    target, sense, length = ring_choice(st, cells, home, pat, ti, tj, src, vert, horiz, mask)
+    if target < 0:
         st[ERROR] = ERR_STUCK
         return False
-    seg_set(st, pat, n, 1)
+    n = write_ring(st, pat, 0, src, target, sense, length)
+    rep = 1
+    if st[WEIGHT] == 0 and st[BULK]:
+        n, rep = repeat_steps(st, cells, home, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock)
+    seg_set(st, pat, n, rep)
     return True
 
 
@@ -564,16 +679,20 @@ def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
 
     ``keep``: 0 count only, 1 store blank directions in ``dirs`` (one byte each), 2 also store
     the tiles pushed in ``tiles``, 3 store directions 2-bit packed (``dirs[i >> 2]``, bits
-    ``2 * (i & 3)``; ``dirs`` must start zeroed). Fewer than ``cap`` moves means the board is
-    solved, or ``st[ERROR]`` is set.
+    ``2 * (i & 3)``). Fewer than ``cap`` moves means the board is solved, or ``st[ERROR]`` is
+    set. The blank's own entries (``cells`` at the blank, ``pos[0]``) are written only before
+    the planner reads them.
     """
     w = st[W]
     step = np.array([-w, -1, 1, w], dtype=np.int64)
     done = 0
-    blank = pos[0]
+    blank = np.int64(pos[0])
+    acc = 0
     seg_i, seg_len, seg_r, seg_rep = st[SEG_I], st[SEG_LEN], st[SEG_R], st[SEG_REP]
     while done < cap:
         if seg_r >= seg_rep:
+            cells[blank] = 0
+            pos[0] = blank
             if not plan(st, cells, home, pos, pat, table):
                 break
             seg_i, seg_len, seg_r, seg_rep = 0, st[SEG_LEN], 0, st[SEG_REP]
@@ -582,11 +701,12 @@ def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
         t = cells[q]
         cells[blank] = t
         pos[t] = blank
-        cells[q] = 0
-        pos[0] = q
         blank = q
         if keep == 3:
-            dirs[done >> 2] |= np.uint8(d << (2 * (done & 3)))
+            acc |= d << (2 * (done & 3))
+            if done & 3 == 3:
+                dirs[done >> 2] = acc
+                acc = 0
         elif keep:
             dirs[done] = d
             if keep == 2:
@@ -596,6 +716,10 @@ def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
         if seg_i == seg_len:
             seg_i = 0
             seg_r += 1
+    if keep == 3 and done & 3:
+        dirs[done >> 2] = acc
+    cells[blank] = 0
+    pos[0] = blank
     st[SEG_I], st[SEG_R] = seg_i, seg_r
     return done
 
@@ -604,41 +728,80 @@ def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
 
 
 @njit
+def manhattan(cells, w, home):
+    """Manhattan distance of ``cells`` (standard goal; ``home`` as for ``gain``)."""
+    total = 0
+    for c in range(cells.size):
+        t = cells[c]
+        if t:
+            total += abs(c // w - home[2 * t]) + abs(c % w - home[2 * t + 1])
+    return total
+
+
+def _byte_tables() -> np.ndarray:
+    """``BYTE_RANGE[b]``: the lowest and highest row and column offsets (min_i, max_i, min_j,
+    max_j) the blank reaches over the four moves packed in byte ``b``, and its net offset."""
+    out = np.zeros((256, 6), dtype=np.int64)
+    for b in range(256):
+        i = j = 0
+        lo_i = hi_i = lo_j = hi_j = 0
+        for s in range(4):
+            d = (b >> (2 * s)) & 3
+            i, j = i + DI[d], j + DJ[d]
+            lo_i, hi_i, lo_j, hi_j = min(lo_i, i), max(hi_i, i), min(lo_j, j), max(hi_j, j)
+        out[b] = lo_i, hi_i, lo_j, hi_j, i, j
+    return out
+
+
+BYTE_RANGE = _byte_tables()
+
+
+@njit
 def replay(cells, h, w, home, dirs, count, packed, flip, stats):
     """Play ``count`` blank directions (each XORed with ``flip``: 3 turns them around) on
     ``cells`` (standard goal; ``home`` as for ``gain``) in place, checking that each stays on
-    the board. ``stats``: 0 moves played legally, 1 moves that raised the Manhattan distance,
-    2 final Manhattan distance (0 iff every tile is home). False at an illegal move."""
+    the board. ``stats``: 0 moves played legally, 1 Manhattan distance before, 2 after (0 iff
+    every tile is home). False at an illegal move.
+
+    Packed moves are checked four at a time: the blank's row and column ranges over a byte's
+    moves (``BYTE_RANGE``) must lie on the board; a byte that fails is stepped move by move to
+    find the first illegal one. Every move changes the Manhattan distance by exactly one, so
+    the moves that raise it number ``(moves - before + after) / 2``."""
     blank = 0
     for c in range(h * w):
         if cells[c] == 0:
             blank = c
+    stats[1] = manhattan(cells, w, home)
+    step = np.array([-w, -1, 1, w], dtype=np.int64)
     bi, bj = blank // w, blank % w
-    wasted = 0
-    for m in range(count):
+    m = 0
+    if packed:
+        fbyte = flip * 0x55
+        while m + 4 <= count:
+            b = dirs[m >> 2] ^ fbyte
+            if bi + BYTE_RANGE[b, 0] < 0 or bi + BYTE_RANGE[b, 1] >= h or bj + BYTE_RANGE[b, 2] < 0 or bj + BYTE_RANGE[b, 3] >= w:
+                break
+            for s in range(4):
+                q = blank + step[(b >> (2 * s)) & 3]
+                cells[blank] = cells[q]
+                blank = q
+            bi += BYTE_RANGE[b, 4]
+            bj += BYTE_RANGE[b, 5]
+            m += 4
+    while m < count:
         d = ((dirs[m >> 2] >> (2 * (m & 3))) & 3 if packed else dirs[m]) ^ flip
-        ni, nj = bi + DI[d], bj + DJ[d]
-        if ni < 0 or ni >= h or nj < 0 or nj >= w:
+        bi += DI[d]
+        bj += DJ[d]
+        if (bi < 0) | (bi >= h) | (bj < 0) | (bj >= w):
             stats[0] = m
             return False
-        q = ni * w + nj
-        t = cells[q]
-        # The tile moves from (ni, nj) to (bi, bj): wasted if that is away from home.
-        if d == UP or d == DOWN:
-            wasted += abs(bi - home[2 * t]) > abs(ni - home[2 * t])
-        else:
-            wasted += abs(bj - home[2 * t + 1]) > abs(nj - home[2 * t + 1])
-        cells[blank] = t
-        cells[q] = 0
-        blank, bi, bj = q, ni, nj
+        q = blank + step[d]
+        cells[blank] = cells[q]
+        blank = q
+        m += 1
+    cells[blank] = 0
     stats[0] = count
-    stats[1] = wasted
-    total = 0
-    for c in range(h * w):
-        t = cells[c]
-        if t:
-            total += abs(c // w - home[2 * t]) + abs(c % w - home[2 * t + 1])
-    stats[2] = total
+    stats[2] = manhattan(cells, w, home)
     return True
 
 

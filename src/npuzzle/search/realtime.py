@@ -7,8 +7,9 @@ is wide, else a column) down to a region of at most 3 x 3, which is finished opt
 BFS table of all its states (built in a kernel on first use, about 0.1 s for 3 x 3, and kept in
 memory for the process).
 
-It is a *real-time* algorithm: each move is computed with O(1) work from the current position,
-with nothing planned ahead, so ``realtime_moves`` yields moves as it goes. The fast paths
+It is a *real-time* algorithm: after an O(n^2) set-up (the solvability check, copying the board
+into cell and position arrays, the goal rows and columns of the tiles), each move is computed
+with O(1) work from the current position, so ``realtime_moves`` yields moves as it goes. The fast paths
 (``realtime_array``, ``realtime_packed``, ``realtime_count``) run the same state machine in one
 kernel over O(n^2) memory besides the moves themselves.
 
@@ -129,10 +130,10 @@ def home_array(height: int, width: int) -> np.ndarray:
 
 
 def board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """``cells`` (tile at each cell) and ``pos`` (cell of each tile) as int64 arrays."""
-    cells = np.array(board.tiles, dtype=np.int64)
+    """``cells`` (tile at each cell) and ``pos`` (cell of each tile) as int32 arrays."""
+    cells = np.array(board.tiles, dtype=np.int32)
     pos = np.empty_like(cells)
-    pos[cells] = np.arange(cells.size, dtype=np.int64)
+    pos[cells] = np.arange(cells.size, dtype=np.int32)
     return cells, pos
 
 
@@ -148,8 +149,9 @@ class _Machine:
         self.st[k.H], self.st[k.W] = board.height, board.width
         self.st[k.METHOD] = REALTIME_METHODS.index(method)
         self.st[k.WEIGHT] = _WEIGHTS[method]
+        self.st[k.BULK] = 1
         self.st[k.PHASE] = k.P_NEXT
-        self.pat = np.zeros(k.PATTERN_SIZE, dtype=np.int64)
+        self.pat = np.zeros(k.PAT_SIZE, dtype=np.int64)
         self.table = _table(board.height, board.width)
         self.home = home_array(board.height, board.width)
         self.finished = False
@@ -203,7 +205,7 @@ def realtime_packed(board: Board, *, goal: Goal = "standard", method: str = "par
     parts = []
     count = 0
     while not m.finished:
-        buf = np.zeros(CHUNK // 4, dtype=np.uint8)
+        buf = np.empty(CHUNK // 4, dtype=np.uint8)
         done = m.run(CHUNK, 3, buf, _NO_TILES)
         parts.append(buf[: (done + 3) // 4])
         count += done
@@ -221,8 +223,8 @@ def realtime_count(board: Board, *, goal: Goal = "standard", method: str = "parb
 
 def replay_directions(board: Board, moves: np.ndarray | PackedMoves, *, goal: Goal = "standard") -> dict[str, int]:
     """Replay blank directions from ``board`` in a kernel; raise ``VerificationError`` unless
-    every move stays on the board and the goal is reached. Returns ``moves`` and ``wasted``
-    (moves that raised the Manhattan distance)."""
+    every move stays on the board and the goal is reached. Returns ``moves``, ``manhattan``
+    (the board's distance) and ``wasted`` (moves that raised the Manhattan distance)."""
     from .._kernels.realtime import replay
 
     check_goal(goal)
@@ -237,7 +239,7 @@ def replay_directions(board: Board, moves: np.ndarray | PackedMoves, *, goal: Go
         raise VerificationError(f"internal error: move {int(stats[0]) + 1} leaves the board")
     if stats[2] != 0:
         raise VerificationError("internal error: the moves do not reach the goal")
-    return {"moves": count, "wasted": int(stats[1])}
+    return {"moves": count, "manhattan": int(stats[1]), "wasted": (count - int(stats[1])) // 2}
 
 
 def directions_of(board: Board, tiles: Sequence[int]) -> np.ndarray:
@@ -295,15 +297,14 @@ def realtime_report(
     moves are replayed and checked). ``moves`` is a count, blank directions (a uint8 array or
     ``PackedMoves``) or the tiles pushed (any other sequence)."""
     check_goal(goal)
-    md = board.manhattan(goal)
     wasted = None
     if isinstance(moves, int):
-        count = moves
+        count, md = moves, board.manhattan(goal)
     else:
         if not isinstance(moves, (np.ndarray, PackedMoves)):
             moves = directions_of(board, moves)
         replayed = replay_directions(board, moves, goal=goal)
-        count, wasted = replayed["moves"], replayed["wasted"]
+        count, md, wasted = replayed["moves"], replayed["manhattan"], replayed["wasted"]
     cube = board.height * board.width * (board.height + board.width) / 2
     report: dict[str, Any] = {
         "height": board.height,
