@@ -198,7 +198,8 @@ solution was found (the lower bound proven so far is printed), 130 interrupted (
     p.add_argument("--weight", type=_weight_arg, default=1.0, metavar="W",
                    help="weighted A* (f = g + W*h): solutions at most W times the optimum")
     p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
-                   help="for --method realtime: greedy (shorter, default) or parberry (faithful)")
+                   help="for --method realtime: greedy (about 20%% fewer moves, default) or parberry "
+                   "(Parberry's algorithm as published; about 5x faster on a million tiles)")
     p.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
                    help="stop a search after this many seconds (wall clock), exit status 3")
     p.add_argument("--max-nodes", type=_positive_int, metavar="N",
