@@ -171,3 +171,36 @@ def naive_idastar(
         if length is not None:
             return length, generated
         threshold = next_threshold + (next_threshold - parity) % 2
+
+
+def naive_iteration(board, goal: str, h, threshold: int,
+                    order: tuple[str, ...] = ("U", "L", "R", "D")) -> tuple[int | None, int]:
+    """One IDA* iteration with heuristic ``h(tiles)`` and ``threshold``: ``(length or None,
+    children generated)``, counted as ``naive_idastar`` counts them (the root not included)."""
+    height, width = board.height, board.width
+    target = goal_tuple(height, width, goal)
+    generated = 0
+
+    def search(state: tuple[int, ...], g: int, last: str | None) -> int | None:
+        nonlocal generated
+        r, c = divmod(state.index(0), width)
+        for step in order:
+            if last is not None and step == OPPOSITE_STEP[last]:
+                continue
+            dr, dc = BLANK_STEPS[step]
+            if not (0 <= r + dr < height and 0 <= c + dc < width):
+                continue
+            cells = list(state)
+            q = (r + dr) * width + c + dc
+            cells[r * width + c], cells[q] = cells[q], 0
+            child = tuple(cells)
+            generated += 1
+            if child == target:
+                return g + 1
+            if g + 1 + h(child) <= threshold:
+                found = search(child, g + 1, step)
+                if found is not None:
+                    return found
+        return None
+
+    return search(tuple(board.tiles), 0, None), generated

@@ -166,12 +166,29 @@ def _weight_arg(text: str) -> float:
     return value
 
 
+def _heuristic_arg(text: str) -> str:
+    from .heuristics.registry import parse
+
+    if text == "auto":
+        return text
+    try:
+        return parse(text).name
+    except NPuzzleError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+HEURISTIC_HELP = ("lower bound: manhattan, lc (Manhattan + linear conflict), wd (walking distance), "
+                  "id (inversion distance), pdb:PARTITION (pattern databases, e.g. pdb:6-6-3, pdb:7-8; "
+                  "build them with 'npuzzle tables build'), or several joined by '+' and combined by max "
+                  "(wd+id, pdb:6-6-3+wd)")
+
+
 #: Boards above this many cells need --count-only or --moves-out (the moves would not fit).
 MAX_PRINTED_CELLS = 250_000
 
 
 def _add_solve(sub: argparse._SubParsersAction) -> None:
-    from .search import HEURISTICS, METHODS, REALTIME_METHODS
+    from .search import METHODS, REALTIME_METHODS
 
     p = sub.add_parser(
         "solve",
@@ -193,8 +210,8 @@ solution was found (the lower bound proven so far is printed), 130 interrupted (
     _add_position_args(p)
     p.add_argument("--method", choices=METHODS, default="auto",
                    help="search method (default: auto, see below)")
-    p.add_argument("--heuristic", choices=HEURISTICS, default="auto",
-                   help="lower bound: manhattan, lc (Manhattan + linear conflict); default auto")
+    p.add_argument("--heuristic", type=_heuristic_arg, default="auto", metavar="NAME",
+                   help=HEURISTIC_HELP + "; default auto: the strongest whose tables are ready")
     p.add_argument("--weight", type=_weight_arg, default=1.0, metavar="W",
                    help="weighted A* (f = g + W*h): solutions at most W times the optimum")
     p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
@@ -433,7 +450,7 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
 
 def _add_bench(sub: argparse._SubParsersAction) -> None:
     from .instances import BENCHMARK_SETS
-    from .search import HEURISTICS, METHODS
+    from .search import METHODS
 
     p = sub.add_parser(
         "bench",
@@ -445,7 +462,7 @@ def _add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("set", choices=BENCHMARK_SETS, help="korf100 (15-puzzle) or korf50 (24-puzzle)")
     p.add_argument("--ids", help="instances to run, e.g. 1-10,12 (default: all)")
     p.add_argument("--method", choices=METHODS, default="idastar")
-    p.add_argument("--heuristic", choices=HEURISTICS, default="manhattan")
+    p.add_argument("--heuristic", type=_heuristic_arg, default="manhattan", metavar="NAME", help=HEURISTIC_HELP)
     p.add_argument("--timeout", type=_positive_float, metavar="SECONDS", help="limit per instance")
 
 

@@ -126,13 +126,31 @@ ZERO = np.uint64(0)
 NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-def _iteration_kernel(lc_mode):
-    """The iteration kernel specialised for one heuristic (``lc_mode`` is a compile-time
-    constant of the closure, so the other heuristics' code is not even compiled in)."""
+#: Heuristic mode bits: the low two bits are the linear-conflict mode; the others add lower bounds
+#: combined by max (each keeps its components in the per-depth rows of ``hst``).
+WD = 4
+ID = 8
+PDB = 16
+MIRROR = 32
+
+# Columns of ``hst`` (the rest hold, per pattern, the direct ranks, direct values, mirrored
+# ranks and mirrored values, ``patterns`` columns each).
+H_MD, H_ROW, H_COL, H_INV_V, H_INV_H, H_SUM, H_MSUM, H_PAT = range(8)
+
+
+def _iteration_kernel(mode):
+    """The iteration kernel specialised for one heuristic (``mode`` is a compile-time constant of
+    the closure, so the other heuristics' code is not even compiled in)."""
+    lc_mode = mode & 3
+    use_wd = (mode & WD) != 0
+    use_id = (mode & ID) != 0
+    use_pdb = (mode & PDB) != 0
+    use_mirror = (mode & MIRROR) != 0
+    extended = mode >= WD
 
     @njit
     def ida_iteration(board, home, dmd, succ_q, succ_next, width, height, row_of, col_of,
-                      rc, cc, rtab, ctab, rowkey, colkey, bound, blanks, ks, hs, ctl, budget):
+                      lct, ext, bound, blanks, ks, hs, hst, ctl, budget):
         """Run the iteration with threshold ``bound`` until it is exhausted, finds the goal, or has
         generated ``budget`` more nodes. Returns EXHAUSTED, FOUND or SLICE_DONE; everything needed
         to resume is in the arrays and ``ctl``.
@@ -141,8 +159,16 @@ def _iteration_kernel(lc_mode):
         every array access). ``dmd[k * n + tile]`` is the change of Manhattan distance when ``tile``
         makes move ``k``. The current node's move index ``k``, heuristic ``h`` and the largest child
         heuristic that keeps f within the bound (``room``) live in locals; the stacks are touched
-        only when a child is entered or left. ``row_of``/``col_of`` replace divisions."""
+        only when a child is entered or left. ``row_of``/``col_of`` replace divisions.
+
+        Extended modes keep the components of h for the node at depth d in ``hst[d]`` (Manhattan
+        distance, walking-distance indices, inversion counts, pattern ranks and values) and
+        compute a child's, cheapest first, only as far as needed to prune it."""
+        rc, cc, rtab, ctab, rowkey, colkey = lct
+        (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, cm, cm_cell, goal_cm,
+         where, pdb, pat_tiles, pat_size, pat_off, pat_of, mpat_tiles, mpat_of, mirror, pop16) = ext
         nn = np.uint64(width * height)
+        npat = pat_size.shape[0]
         depth = np.uint64(ctl[0])
         generated = ctl[1]
         expanded = ctl[2]
@@ -155,6 +181,27 @@ def _iteration_kernel(lc_mode):
         seq = np.empty(max(width, height), np.int64)
         lis = np.empty(max(width, height), np.int64)
         status = EXHAUSTED
+        md = 0
+        ir = 0
+        ic = 0
+        iv = 0
+        ih = 0
+        if extended:  # the current node's components
+            cur_md = hst[depth, H_MD]
+            cur_ir = hst[depth, H_ROW]
+            cur_ic = hst[depth, H_COL]
+            cur_iv = hst[depth, H_INV_V]
+            cur_ih = hst[depth, H_INV_H]
+            cur_id = id_v[cur_iv] + id_h[cur_ih]
+        id_done = False
+        dsum = 0
+        msum = 0
+        pi = 0
+        mpi = 0
+        prank = ZERO
+        pval = 0
+        mrank = ZERO
+        mval = 0
         while True:
             q = succ_q[k]
             if q == NONE:
@@ -169,6 +216,16 @@ def _iteration_kernel(lc_mode):
                 board[p] = ZERO
                 if lc_mode == 1:
                     _move_keys(t, p, blank, nn, row_of, col_of, rc, cc, rowkey, colkey)
+                if use_pdb:
+                    where[t] = blank
+                if extended:
+                    cur_md = hst[depth, H_MD]
+                    cur_ir = hst[depth, H_ROW]
+                    cur_ic = hst[depth, H_COL]
+                    cur_iv = hst[depth, H_INV_V]
+                    cur_ih = hst[depth, H_INV_H]
+                    if use_id:
+                        cur_id = id_v[cur_iv] + id_h[cur_ih]
                 blank = p
                 k = ks[depth]
                 h = hs[depth]
@@ -179,12 +236,62 @@ def _iteration_kernel(lc_mode):
                 break
             t = board[q]
             generated += 1
-            hc = h + dmd[k * nn + t]
+            if extended:
+                vertical = row_of[q] != row_of[blank]
+                if not use_wd:
+                    md = cur_md + dmd[k * nn + t]
+                    hc = md
+                else:
+                    ir = cur_ir
+                    ic = cur_ic
+                    if vertical:
+                        up = np.int64(row_of[q] < row_of[blank])
+                        ir = np.int64(tr_r[((ir << 1) + 1 - up) * height + goal_row[t]])
+                    else:
+                        left = np.int64(col_of[q] < col_of[blank])
+                        ic = np.int64(tr_c[((ic << 1) + 1 - left) * width + goal_col[t]])
+                    hc = np.int64(wd_r[ir]) + np.int64(wd_c[ic])
+                    md = hc  # same parity as every solution, like the Manhattan distance
+                # a move changes the inversion distance by at most one (then parity adds at
+                # most one): only near the bound can it prune, elsewhere it waits for entry
+                id_done = use_id and hc <= room and cur_id + 2 > room
+                if id_done:
+                    iv = cur_iv
+                    ih = cur_ih
+                    if vertical:
+                        iv += _passed(board, home, t, q, blank)
+                    else:
+                        ih += _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank)
+                    hid = id_v[iv] + id_h[ih]
+                    hid += (hid ^ md) & 1
+                    if hid > hc:
+                        hc = hid
+                if use_pdb and hc <= room:
+                    where[t] = blank
+                    pi = pat_of[t]
+                    prank = _rank(where, pat_tiles, pi, pat_size[pi], mirror, False, nn, pop16)
+                    pval = np.int64(pdb[pat_off[pi] + prank])
+                    dsum = hst[depth, H_SUM] - hst[depth, H_PAT + npat + pi] + pval
+                    hp = dsum + ((dsum ^ md) & 1)
+                    if hp > hc:
+                        hc = hp
+                    if use_mirror and hc <= room:
+                        mpi = mpat_of[t]
+                        mrank = _rank(where, mpat_tiles, mpi, pat_size[mpi], mirror, True, nn, pop16)
+                        mval = np.int64(pdb[pat_off[mpi] + mrank])
+                        msum = hst[depth, H_MSUM] - hst[depth, H_PAT + 3 * npat + mpi] + mval
+                        hp = msum + ((msum ^ md) & 1)
+                        if hp > hc:
+                            hc = hp
+                    if hc > room:
+                        where[t] = q
+            else:
+                hc = h + dmd[k * nn + t]
+                if lc_mode == 1:
+                    hc += 2 * _table_delta(t, q, blank, nn, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey)
+                elif lc_mode == 2:
+                    hc += 2 * _direct_delta(board, home, t, q, blank, width, height, row_of, col_of, seq, lis)
             k += ONE
-            if lc_mode == 1:
-                hc += 2 * _table_delta(t, q, blank, nn, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey)
-            elif lc_mode == 2:
-                hc += 2 * _direct_delta(board, home, t, q, blank, width, height, row_of, col_of, seq, lis)
             if hc > room:
                 if hc - room < min_over:
                     min_over = hc - room
@@ -194,6 +301,38 @@ def _iteration_kernel(lc_mode):
             if lc_mode == 1:
                 _move_keys(t, q, blank, nn, row_of, col_of, rc, cc, rowkey, colkey)
             ks[depth] = k
+            if extended:
+                d1 = depth + ONE
+                cur_md = md
+                hst[d1, H_MD] = md
+                if use_wd:
+                    cur_ir = ir
+                    cur_ic = ic
+                    hst[d1, H_ROW] = ir
+                    hst[d1, H_COL] = ic
+                if use_id:
+                    if not id_done:
+                        iv = cur_iv
+                        ih = cur_ih
+                        if row_of[q] != row_of[blank]:
+                            iv += _passed(board, home, t, q, blank)
+                        else:
+                            ih += _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank)
+                    cur_iv = iv
+                    cur_ih = ih
+                    cur_id = id_v[iv] + id_h[ih]
+                    hst[d1, H_INV_V] = iv
+                    hst[d1, H_INV_H] = ih
+                if use_pdb:
+                    for j in range(H_SUM, hst.shape[1]):
+                        hst[d1, j] = hst[depth, j]
+                    hst[d1, H_SUM] = dsum
+                    hst[d1, H_PAT + pi] = prank
+                    hst[d1, H_PAT + npat + pi] = pval
+                    if use_mirror:
+                        hst[d1, H_MSUM] = msum
+                        hst[d1, H_PAT + 2 * npat + mpi] = mrank
+                        hst[d1, H_PAT + 3 * npat + mpi] = mval
             depth += ONE
             blank = q
             blanks[depth] = q
@@ -213,6 +352,59 @@ def _iteration_kernel(lc_mode):
         return status
 
     return ida_iteration
+
+
+@njit(inline=True)
+def _passed(board, home, t, q, blank):
+    """Change of the row-major inversion count when ``t`` moves vertically from ``q`` to
+    ``blank``: it passes the tiles between the two cells."""
+    ht = home[t]
+    d = 0  # passed tiles that form an inversion with ``t`` after the move (the others stop)
+    if q > blank:
+        for c in range(blank + ONE, q):
+            d += np.int64(ht > home[board[c]])
+    else:
+        for c in range(q + ONE, blank):
+            d += np.int64(home[board[c]] > ht)
+    return 2 * d - np.int64(q - blank if q > blank else blank - q) + 1
+
+
+@njit(inline=True)
+def _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank):
+    """``_passed`` for a horizontal move, reading the board column by column (``cm[cell]`` is
+    the cell's column-major position, ``cm_cell`` its inverse, ``goal_cm[tile]`` the goal's)."""
+    ht = goal_cm[t]
+    a = cm[q]
+    b = cm[blank]
+    d = 0
+    if a > b:
+        for i in range(b + ONE, a):
+            d += np.int64(ht > goal_cm[board[cm_cell[i]]])
+    else:
+        for i in range(a + ONE, b):
+            d += np.int64(goal_cm[board[cm_cell[i]]] > ht)
+    return 2 * d - np.int64(a - b if a > b else b - a) + 1
+
+
+@njit(inline=True)
+def _rank(where, tiles, p, size, mirror, mirrored, nn, pop16):
+    """Perfect rank of the cells of pattern ``p``'s tiles (``tiles[p, :size]``, cells from
+    ``where``, transposed by ``mirror`` if ``mirrored``): the mixed-radix number whose i-th digit
+    (base n - i) counts the free cells below the i-th tile's cell."""
+    r = ZERO
+    occ = ZERO
+    for i in range(size):
+        c = where[tiles[p, i]]
+        if mirrored:
+            c = mirror[c]
+        below = occ & ((ONE << c) - ONE)
+        less = ZERO
+        while below:
+            less += pop16[below & np.uint64(0xFFFF)]
+            below >>= np.uint64(16)
+        r = r * (nn - np.uint64(i)) + c - less
+        occ |= ONE << c
+    return r
 
 
 @njit
@@ -270,15 +462,19 @@ def _direct_delta(board, home, t, src, dst, width, height, row_of, col_of, seq, 
     return after - before
 
 
-def _lengths_kernel(lc_mode, ida_iteration):
+def _lengths_kernel(mode, ida_iteration):
+    lc_mode = mode & 3
+    extended = mode >= WD
+
     @njit
     def ida_lengths(boards, home, md, dmd, succ_q, succ_next, width, height, row_of, col_of,
-                    rc, cc, rtab, ctab, lengths, nodes):
+                    lct, ext, hst0, h0s, wheres, lengths, nodes):
         """Full IDA* on every row of ``boards`` (each a solvable position): the optimal length into
-        ``lengths`` and the nodes generated (Korf's count) into ``nodes``."""
+        ``lengths`` and the nodes generated (Korf's count) into ``nodes``. Extended modes take
+        each board's first ``hst`` row, heuristic and tile cells from ``hst0``, ``h0s``, ``wheres``."""
+        rc, cc, rtab, ctab, rowkey, colkey = lct
+        where = ext[11]
         n = width * height
-        rowkey = np.zeros(height, np.uint64)
-        colkey = np.zeros(width, np.uint64)
         ctl = np.zeros(4, np.int64)
         big = np.iinfo(np.int64).max
         for i in range(boards.shape[0]):
@@ -291,7 +487,10 @@ def _lengths_kernel(lc_mode, ida_iteration):
                 else:
                     md0 += md[c * n + np.int64(board[c])]
             h0 = md0
-            if lc_mode != 0:
+            if extended:
+                h0 = h0s[i]
+                where[:] = wheres[i]
+            elif lc_mode != 0:
                 h0 += 2 * linear_conflict(board, home, width, height)
             if lc_mode == 1:
                 line_keys(board, rc, cc, n, row_of, col_of, rowkey, colkey)
@@ -302,6 +501,8 @@ def _lengths_kernel(lc_mode, ida_iteration):
                 blanks = np.zeros(bound + 2, np.uint64)
                 ks = np.zeros(bound + 2, np.uint64)
                 hs = np.zeros(bound + 2, np.int64)
+                hst = np.zeros((bound + 2, hst0.shape[1]), np.int64)
+                hst[0] = hst0[i]
                 blanks[0] = blank
                 ks[0] = blank * 25
                 hs[0] = h0
@@ -310,8 +511,7 @@ def _lengths_kernel(lc_mode, ida_iteration):
                 ctl[2] = 1
                 ctl[3] = big
                 status = ida_iteration(board, home, dmd, succ_q, succ_next, width, height,
-                                       row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey, bound,
-                                       blanks, ks, hs, ctl, big)
+                                       row_of, col_of, lct, ext, bound, blanks, ks, hs, hst, ctl, big)
                 total += ctl[1]
                 if status == FOUND:
                     lengths[i] = ctl[0]
@@ -323,6 +523,19 @@ def _lengths_kernel(lc_mode, ida_iteration):
     return ida_lengths
 
 
-#: ``ITERATION[lc_mode]`` and ``LENGTHS[lc_mode]``: the kernels for each heuristic.
-ITERATION = tuple(_iteration_kernel(mode) for mode in range(3))
-LENGTHS = tuple(_lengths_kernel(mode, ITERATION[mode]) for mode in range(3))
+_ITERATION: dict[int, object] = {}
+_LENGTHS: dict[int, object] = {}
+
+
+def iteration(mode: int):
+    """The iteration kernel for heuristic ``mode`` (made once per mode)."""
+    if mode not in _ITERATION:
+        _ITERATION[mode] = _iteration_kernel(mode)
+    return _ITERATION[mode]
+
+
+def lengths(mode: int):
+    """The whole-search kernel for many boards (see ``ida_lengths``) for heuristic ``mode``."""
+    if mode not in _LENGTHS:
+        _LENGTHS[mode] = _lengths_kernel(mode, iteration(mode))
+    return _LENGTHS[mode]
