@@ -166,7 +166,7 @@ def _iteration_kernel(mode):
         compute a child's, cheapest first, only as far as needed to prune it."""
         rc, cc, rtab, ctab, rowkey, colkey = lct
         (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, cm, cm_cell, goal_cm,
-         where, pdb, pat_tiles, pat_size, pat_off, pat_of, mpat_tiles, mpat_of, mirror, pop16) = ext
+         where, pdb, pat_tiles, pat_size, pat_off, pat_of, mpat_tiles, mpat_of, mirror, pop8) = ext
         nn = np.uint64(width * height)
         npat = pat_size.shape[0]
         depth = np.uint64(ctl[0])
@@ -269,7 +269,7 @@ def _iteration_kernel(mode):
                 if use_pdb and hc <= room:
                     where[t] = blank
                     pi = pat_of[t]
-                    prank = _rank(where, pat_tiles, pi, pat_size[pi], mirror, False, nn, pop16)
+                    prank = _rank(where, pat_tiles, pi, pat_size[pi], mirror, False, nn, pop8)
                     pval = np.int64(pdb[pat_off[pi] + prank])
                     dsum = hst[depth, H_SUM] - hst[depth, H_PAT + npat + pi] + pval
                     hp = dsum + ((dsum ^ md) & 1)
@@ -277,7 +277,7 @@ def _iteration_kernel(mode):
                         hc = hp
                     if use_mirror and hc <= room:
                         mpi = mpat_of[t]
-                        mrank = _rank(where, mpat_tiles, mpi, pat_size[mpi], mirror, True, nn, pop16)
+                        mrank = _rank(where, mpat_tiles, mpi, pat_size[mpi], mirror, True, nn, pop8)
                         mval = np.int64(pdb[pat_off[mpi] + mrank])
                         msum = hst[depth, H_MSUM] - hst[depth, H_PAT + 3 * npat + mpi] + mval
                         hp = msum + ((msum ^ md) & 1)
@@ -387,7 +387,7 @@ def _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank):
 
 
 @njit(inline=True)
-def _rank(where, tiles, p, size, mirror, mirrored, nn, pop16):
+def _rank(where, tiles, p, size, mirror, mirrored, nn, pop8):
     """Perfect rank of the cells of pattern ``p``'s tiles (``tiles[p, :size]``, cells from
     ``where``, transposed by ``mirror`` if ``mirrored``): the mixed-radix number whose i-th digit
     (base n - i) counts the free cells below the i-th tile's cell."""
@@ -400,8 +400,8 @@ def _rank(where, tiles, p, size, mirror, mirrored, nn, pop16):
         below = occ & ((ONE << c) - ONE)
         less = ZERO
         while below:
-            less += pop16[below & np.uint64(0xFFFF)]
-            below >>= np.uint64(16)
+            less += pop8[below & np.uint64(0xFF)]
+            below >>= np.uint64(8)
         r = r * (nn - np.uint64(i)) + c - less
         occ |= ONE << c
     return r

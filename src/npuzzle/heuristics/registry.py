@@ -195,13 +195,17 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
             mpat_of = partition.pattern_of[relabel]
             mode |= MIRROR
         pat = (partition.data, partition.tiles, partition.sizes, partition.offsets, partition.pattern_of,
-               mtiles, mpat_of, mirror, POP16)
+               mtiles, mpat_of, mirror, POP8)
     ext = wd + (goal_row, goal_col) + inv + (where,) + pat
-    return KernelHeuristic(spec, height, width, goal, mode, ext, H_PAT + 4 * npat, partition)
+    columns = H_PAT + 4 * npat
+    return KernelHeuristic(spec, height, width, goal, mode, ext, columns, partition)
 
 
-#: Number of set bits of every 16-bit value (the kernel's pattern ranking counts cells with it).
-POP16 = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.uint64)
+#: Per-node columns of the children's pattern values (``_kernels.idastar._children_values``).
+CHILD_COLUMNS = 5 * 4
+
+#: Number of set bits of every byte (the kernel's pattern ranking counts cells with it).
+POP8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint64)
 
 
 def evaluate(board: Board, goal: Goal, name: str) -> int:
@@ -218,9 +222,21 @@ def evaluate(board: Board, goal: Goal, name: str) -> int:
 AUTO_WD_SIDE = 4
 
 
-def auto_heuristic(height: int, width: int, goal: Goal) -> str:
-    """The heuristic ``auto`` picks: the walking and inversion distances where their tables
-    build in well under a second, else linear conflict. It never builds a large table."""
-    if max(height, width) <= AUTO_WD_SIDE and min(height, width) >= 2:
-        return "wd+id"
-    return "lc"
+def auto_heuristic(height: int, width: int, goal: Goal) -> tuple[str, str]:
+    """The heuristic ``auto`` picks, and a hint (empty if none) naming a build that would help.
+
+    The strongest pattern database already built (with the walking distance unless it is the
+    7-8 one); else the walking and inversion distances where their tables build in well under a
+    second; else linear conflict. It never starts a table build."""
+    from . import pdb
+
+    wd_ok = max(height, width) <= AUTO_WD_SIDE and min(height, width) >= 2
+    built = pdb.built(height, width, goal)
+    shipped = pdb.SHIPPED.get((height, width), ())
+    hint = ""
+    if shipped and (not built or built[0] != shipped[0]):
+        hint = (f"a stronger bound: {pdb.build_command(shipped[0], height, width, goal)}"
+                + (" (a few minutes, about 600 MB)" if shipped[0] == "7-8" else ""))
+    if built:
+        return f"pdb:{built[0]}" + ("+wd" if wd_ok and built[0] != "7-8" else ""), hint
+    return ("wd+id" if wd_ok else "lc"), hint

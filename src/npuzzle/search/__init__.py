@@ -7,6 +7,8 @@ optimal: Parberry's algorithm and a greedy refinement).
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from .limits import Limit, Solution, Stats
@@ -70,17 +72,19 @@ def solve(
         from .realtime import realtime_solve
 
         return realtime_solve(board, goal=goal, method=realtime_method, limit=limit)
+    hint = ""
     if h == "auto":
         from ..heuristics.registry import auto_heuristic
 
-        h = "lc" if method == "astar" else auto_heuristic(board.height, board.width, goal)
+        h, hint = ("lc", "") if method == "astar" else auto_heuristic(board.height, board.width, goal)
     if method == "astar":
         from .astar import astar
 
         return astar(board, goal=goal, heuristic=h, weight=weight, limit=limit, on_iteration=on_iteration)
     from .idastar import idastar
 
-    return idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration)
+    solution = idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration)
+    return dataclasses.replace(solution, note=hint) if hint and not solution.note else solution
 
 
 def warmup() -> None:

@@ -230,9 +230,41 @@ def idastar(
         )
     board.require_solvable(goal)
     limit = limit or Limit()
+    other = _other_goal_tables(board, goal, heuristic)
+    if other is not None:
+        return _via_other_goal(board, goal, other, heuristic, order, limit, on_iteration)
     kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
     warmup([heuristic], board.height, board.width, goal)
     return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit))
+
+
+def _other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
+    """The other goal convention, if the pattern databases exist only for that one."""
+    from ..heuristics import pdb
+
+    name = parse(heuristic).pdb
+    if name is None:
+        return None
+    other: Goal = "blank-first" if goal == "standard" else "standard"
+    h, w = board.shape
+    if pdb.is_built(name, h, w, goal) or not pdb.is_built(name, h, w, other):
+        return None
+    return other
+
+
+def _via_other_goal(board: Board, goal: Goal, other: Goal, heuristic: str, order: str, limit: Limit,
+                    on_iteration: IterationCallback | None) -> Solution:
+    """Solve the board turned 180 degrees and relabelled (``Board.converted``) for the other
+    goal, whose tables exist; the distance is the same and moves map back tile by tile."""
+    sol = idastar(board.converted(), goal=other, heuristic=heuristic, order=order, limit=limit,
+                  on_iteration=on_iteration)
+    note = f"tables of the {other} goal used on the board turned 180 degrees"
+    if not sol.solved:
+        return unfinished(board, goal, sol.status, sol.lower_bound, stats=sol.stats, method=sol.method,
+                          heuristic=sol.heuristic, note=note)
+    moves = tuple(board.size - x for x in sol.moves)
+    return solved(board, goal, moves, optimal=sol.optimal, stats=sol.stats, method=sol.method,
+                  heuristic=sol.heuristic, note=note)
 
 
 def _run(
@@ -252,7 +284,7 @@ def _run(
 
     from .._kernels.idastar import EXHAUSTED, FOUND, iteration, line_keys
 
-    t = tables(board.height, board.width, goal)
+    t, mv = _setup(board.height, board.width, goal, order)
     kh = kernel_heuristic(heuristic, board.height, board.width, goal)
     row0 = np.zeros(kh.columns, np.int64)
     if kh.spec.extended:
@@ -272,7 +304,6 @@ def _run(
     kernel = iteration(kh.mode | lt.mode)
     if lt.mode == 1:
         line_keys(cells, lt.rc, lt.cc, n, row_of, col_of, rowkey, colkey)
-    mv = moves_for(t, n, ORDERS[order])
     big = np.iinfo(np.int64).max
     try:
         while True:
@@ -354,6 +385,13 @@ def optimal_lengths(
     lengths_kernel(kh.mode | lt.mode)(cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
                                       lct, kh.ext, rows, h0s, wheres, lengths, nodes)
     return lengths.tolist(), nodes.tolist()
+
+
+@functools.cache
+def _setup(height: int, width: int, goal: Goal, order: str) -> tuple[Tables, Moves]:
+    """The shape's tables and move rows, made once (the kernel only reads them)."""
+    t = tables(height, width, goal)
+    return t, moves_for(t, height * width, ORDERS[order])
 
 
 def _rows_cols(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
