@@ -166,9 +166,9 @@ def _iteration_kernel(mode):
         compute a child's, cheapest first, only as far as needed to prune it."""
         rc, cc, rtab, ctab, rowkey, colkey = lct
         (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, cm, cm_cell, goal_cm,
-         where, pdb, pat_tiles, pat_size, pat_off, pat_of, mpat_tiles, mpat_of, mirror, pop8) = ext
+         pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext
         nn = np.uint64(width * height)
-        npat = pat_size.shape[0]
+        npat = (hst.shape[1] - H_PAT) // 4
         depth = np.uint64(ctl[0])
         generated = ctl[1]
         expanded = ctl[2]
@@ -198,9 +198,9 @@ def _iteration_kernel(mode):
         msum = 0
         pi = 0
         mpi = 0
-        prank = ZERO
+        prank = 0
         pval = 0
-        mrank = ZERO
+        mrank = 0
         mval = 0
         while True:
             q = succ_q[k]
@@ -216,8 +216,6 @@ def _iteration_kernel(mode):
                 board[p] = ZERO
                 if lc_mode == 1:
                     _move_keys(t, p, blank, nn, row_of, col_of, rc, cc, rowkey, colkey)
-                if use_pdb:
-                    where[t] = blank
                 if extended:
                     cur_md = hst[depth, H_MD]
                     cur_ir = hst[depth, H_ROW]
@@ -267,9 +265,9 @@ def _iteration_kernel(mode):
                     if hid > hc:
                         hc = hid
                 if use_pdb and hc <= room:
-                    where[t] = blank
                     pi = pat_of[t]
-                    prank = _rank(where, pat_tiles, pi, pat_size[pi], mirror, False, nn, pop8)
+                    prank = hst[depth, H_PAT + pi] + _rank_delta(board, t, q, blank, pi, pat_of, pidx, pmult,
+                                                                 mirror, False)
                     pval = np.int64(pdb[pat_off[pi] + prank])
                     dsum = hst[depth, H_SUM] - hst[depth, H_PAT + npat + pi] + pval
                     hp = dsum + ((dsum ^ md) & 1)
@@ -277,14 +275,13 @@ def _iteration_kernel(mode):
                         hc = hp
                     if use_mirror and hc <= room:
                         mpi = mpat_of[t]
-                        mrank = _rank(where, mpat_tiles, mpi, pat_size[mpi], mirror, True, nn, pop8)
+                        mrank = hst[depth, H_PAT + 2 * npat + mpi] + _rank_delta(
+                            board, t, q, blank, mpi, mpat_of, midx, mmult, mirror, True)
                         mval = np.int64(pdb[pat_off[mpi] + mrank])
                         msum = hst[depth, H_MSUM] - hst[depth, H_PAT + 3 * npat + mpi] + mval
                         hp = msum + ((msum ^ md) & 1)
                         if hp > hc:
                             hc = hp
-                    if hc > room:
-                        where[t] = q
             else:
                 hc = h + dmd[k * nn + t]
                 if lc_mode == 1:
@@ -387,24 +384,34 @@ def _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank):
 
 
 @njit(inline=True)
-def _rank(where, tiles, p, size, mirror, mirrored, nn, pop8):
-    """Perfect rank of the cells of pattern ``p``'s tiles (``tiles[p, :size]``, cells from
-    ``where``, transposed by ``mirror`` if ``mirrored``): the mixed-radix number whose i-th digit
-    (base n - i) counts the free cells below the i-th tile's cell."""
-    r = ZERO
-    occ = ZERO
-    for i in range(size):
-        c = where[tiles[p, i]]
-        if mirrored:
-            c = mirror[c]
-        below = occ & ((ONE << c) - ONE)
-        less = ZERO
-        while below:
-            less += pop8[below & np.uint64(0xFF)]
-            below >>= np.uint64(8)
-        r = r * (nn - np.uint64(i)) + c - less
-        occ |= ONE << c
-    return r
+def _rank_delta(board, t, a, b, p, pat_of, pidx, pmult, mirror, mirrored):
+    """Change of pattern ``p``'s rank when its tile ``t`` moves from cell ``a`` to cell ``b``
+    (both transposed by ``mirror`` if ``mirrored``; the tiles' labels are the original ones).
+
+    The rank is the mixed-radix number of the digits ``cell - (earlier tiles below it)``, tile
+    ``i``'s weight ``pmult[tile]``. Only the tiles on the cells strictly between a and b (none
+    for a step along a row) change a count: an earlier tile of the pattern there shifts t's
+    digit by one, and t passing a later tile shifts that tile's digit by one."""
+    if mirrored:
+        a = mirror[a]
+        b = mirror[b]
+    ia = np.int64(a)
+    ib = np.int64(b)
+    lo = a + ONE if a < b else b + ONE
+    hi = b if a < b else a
+    mine = pidx[t]
+    earlier = 0
+    later = 0
+    for c in range(lo, hi):
+        s = board[mirror[c]] if mirrored else board[c]
+        if pat_of[s] == p:
+            if pidx[s] < mine:
+                earlier += 1
+            else:
+                later += pmult[s]
+    if ib > ia:
+        return pmult[t] * (ib - ia - earlier) + later
+    return pmult[t] * (ib - ia + earlier) - later
 
 
 @njit
@@ -468,12 +475,11 @@ def _lengths_kernel(mode, ida_iteration):
 
     @njit
     def ida_lengths(boards, home, md, dmd, succ_q, succ_next, width, height, row_of, col_of,
-                    lct, ext, hst0, h0s, wheres, lengths, nodes):
+                    lct, ext, hst0, h0s, lengths, nodes):
         """Full IDA* on every row of ``boards`` (each a solvable position): the optimal length into
         ``lengths`` and the nodes generated (Korf's count) into ``nodes``. Extended modes take
-        each board's first ``hst`` row, heuristic and tile cells from ``hst0``, ``h0s``, ``wheres``."""
+        each board's first ``hst`` row and heuristic from ``hst0`` and ``h0s``."""
         rc, cc, rtab, ctab, rowkey, colkey = lct
-        where = ext[11]
         n = width * height
         ctl = np.zeros(4, np.int64)
         big = np.iinfo(np.int64).max
@@ -489,7 +495,6 @@ def _lengths_kernel(mode, ida_iteration):
             h0 = md0
             if extended:
                 h0 = h0s[i]
-                where[:] = wheres[i]
             elif lc_mode != 0:
                 h0 += 2 * linear_conflict(board, home, width, height)
             if lc_mode == 1:

@@ -101,7 +101,7 @@ class Partition:
     data: np.ndarray  # uint8, every pattern's table one after another
     tiles: np.ndarray  # tiles[p, i]: the i-th tile of pattern p (int64, padded)
     sizes: np.ndarray  # int64
-    offsets: np.ndarray  # uint64: where pattern p's table starts in data
+    offsets: np.ndarray  # int64: where pattern p's table starts in data
     pattern_of: np.ndarray  # int64: pattern of each tile (-1 for the blank)
 
 
@@ -215,7 +215,7 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
         pattern_of[list(g)] = p
     sizes = np.array([len(g) for g in groups], dtype=np.int64)
     data = table.data if table.data.nbytes < HUGE_COPY_BYTES else _huge_page_copy(table.data)
-    offsets = np.cumsum([0] + [placements(n, len(g)) for g in groups[:-1]]).astype(np.uint64)
+    offsets = np.cumsum([0] + [placements(n, len(g)) for g in groups[:-1]]).astype(np.int64)
     return Partition(name, groups, data, tiles, sizes, offsets, pattern_of)
 
 

@@ -15,6 +15,7 @@ the kernel's incremental updates are checked against it by the tests.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,18 +94,16 @@ class KernelHeuristic:
     ext: tuple
     columns: int  # width of the kernel's per-depth component rows
     partition: object | None
+    mirror: tuple[np.ndarray, np.ndarray] | None  # transposed cells and relabelled tiles
 
-    def start(self, board: Board) -> tuple[np.ndarray, int, np.ndarray]:
-        """The first component row, the heuristic value and the tile cells of ``board``."""
+    def start(self, board: Board) -> tuple[np.ndarray, int]:
+        """The first component row and the heuristic value of ``board``."""
         from .._kernels.idastar import H_COL, H_INV_H, H_INV_V, H_MD, H_MSUM, H_PAT, H_ROW, H_SUM
         from .inversion import inversion_counts
         from .walking_distance import walking_indices
 
         ext = self.ext
         row = np.zeros(self.columns, dtype=np.int64)
-        where = np.zeros(board.size, dtype=np.uint64)
-        for cell, tile in enumerate(board.tiles):
-            where[tile] = cell
         md = board.manhattan(self.goal)
         row[H_MD] = h = md
         if self.spec.wd:
@@ -116,21 +115,24 @@ class KernelHeuristic:
         if self.partition is not None:
             from .pdb import rank
 
-            npat = len(self.partition.sizes)
-            for col, tiles, cells in ((H_SUM, ext[13], None), (H_MSUM, ext[17], ext[19])):
-                if cells is not None and not self.mode & 32:
-                    continue
-                ranks = []
-                for i, size in enumerate(self.partition.sizes):
-                    at = [int(where[t]) for t in tiles[i, :size]]
-                    ranks.append(rank([int(cells[c]) for c in at] if cells is not None else at, board.size))
-                values = [int(ext[12][int(ext[15][i]) + r]) for i, r in enumerate(ranks)]
-                base = H_PAT + (2 * npat if cells is not None else 0)
+            groups = self.partition.groups
+            npat = len(groups)
+            views = [(H_SUM, H_PAT, list(board.tiles))]
+            if self.mode & 32:
+                mirror, relabel = self.mirror
+                tiles = [0] * board.size
+                for cell, tile in enumerate(board.tiles):
+                    tiles[int(mirror[cell])] = int(relabel[tile])
+                views.append((H_MSUM, H_PAT + 2 * npat, tiles))
+            for col, base, tiles in views:
+                at = {tile: cell for cell, tile in enumerate(tiles)}
+                ranks = [rank([at[t] for t in g], board.size) for g in groups]
+                values = [int(self.partition.data[int(self.partition.offsets[i]) + r]) for i, r in enumerate(ranks)]
                 row[base : base + npat] = ranks
                 row[base + npat : base + 2 * npat] = values
                 row[col] = sum(values)
                 h = max(h, _up_to_parity(sum(values), md))
-        return row, h, where
+        return row, h
 
     def value(self, board: Board) -> int:
         return self.start(board)[1]
@@ -177,9 +179,9 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
         inv = (id_table(pairs, width - 1), id_table(pairs, height - 1), cm, cm_cell,
                cm[np.array(home, dtype=np.int64)].astype(np.int64))
         mode |= ID
-    where = np.zeros(n, np.uint64)
-    pat = (u8, np.zeros((1, 1), np.int64), i64, u64, i64, np.zeros((1, 1), np.int64), i64, u64, u64)
+    pat = (u8, i64, i64, i64, i64, i64, i64, i64, u64)
     partition = None
+    mirrored = None
     npat = 0
     if spec.pdb is not None:
         from .pdb import load_partition
@@ -187,25 +189,24 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
         partition = load_partition(spec.pdb, height, width, goal)
         npat = len(partition.groups)
         mode |= PDB
+        pidx = np.zeros(n, dtype=np.int64)
+        pmult = np.zeros(n, dtype=np.int64)
+        for g in partition.groups:
+            for i, t in enumerate(g):
+                pidx[t] = i
+                pmult[t] = math.perm(n - i - 1, len(g) - i - 1)
+        mirror, mpat_of, midx, mmult = u64, i64, i64, i64
         mirrored = mirror_map(height, width, goal)
-        mirror, mtiles, mpat_of = u64, partition.tiles, partition.pattern_of
         if mirrored is not None:
             mirror, relabel = mirrored
-            mtiles = relabel[partition.tiles]
-            mpat_of = partition.pattern_of[relabel]
+            mpat_of, midx, mmult = partition.pattern_of[relabel], pidx[relabel], pmult[relabel]
             mode |= MIRROR
-        pat = (partition.data, partition.tiles, partition.sizes, partition.offsets, partition.pattern_of,
-               mtiles, mpat_of, mirror, POP8)
-    ext = wd + (goal_row, goal_col) + inv + (where,) + pat
+        pat = (partition.data, partition.offsets, partition.pattern_of, pidx, pmult, mpat_of, midx, mmult, mirror)
+    ext = wd + (goal_row, goal_col) + inv + pat
     columns = H_PAT + 4 * npat
-    return KernelHeuristic(spec, height, width, goal, mode, ext, columns, partition)
+    return KernelHeuristic(spec, height, width, goal, mode, ext, columns, partition, mirrored)
 
 
-#: Per-node columns of the children's pattern values (``_kernels.idastar._children_values``).
-CHILD_COLUMNS = 5 * 4
-
-#: Number of set bits of every byte (the kernel's pattern ranking counts cells with it).
-POP8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint64)
 
 
 def evaluate(board: Board, goal: Goal, name: str) -> int:

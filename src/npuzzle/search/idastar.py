@@ -288,8 +288,7 @@ def _run(
     kh = kernel_heuristic(heuristic, board.height, board.width, goal)
     row0 = np.zeros(kh.columns, np.int64)
     if kh.spec.extended:
-        row0, h0, where = kh.start(board)
-        kh.ext[11][:] = where
+        row0, h0 = kh.start(board)
     else:
         h0 = initial_h(board, t, heuristic)
     parity = board.manhattan(goal) & 1
@@ -380,10 +379,9 @@ def optimal_lengths(
     starts = [kh.start(b) for b in boards] if kh.spec.extended else []
     rows = np.array([s[0] for s in starts] or [np.zeros(kh.columns, np.int64)], dtype=np.int64)
     h0s = np.array([s[1] for s in starts] or [0], dtype=np.int64)
-    wheres = np.array([s[2] for s in starts] or [np.zeros(n, np.uint64)], dtype=np.uint64)
     lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, np.zeros(h, np.uint64), np.zeros(w, np.uint64))
     lengths_kernel(kh.mode | lt.mode)(cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
-                                      lct, kh.ext, rows, h0s, wheres, lengths, nodes)
+                                      lct, kh.ext, rows, h0s, lengths, nodes)
     return lengths.tolist(), nodes.tolist()
 
 
