@@ -150,7 +150,7 @@ def _iteration_kernel(mode):
 
     @njit
     def ida_iteration(board, home, dmd, succ_q, succ_next, width, height, row_of, col_of,
-                      lct, ext, bound, blanks, ks, hs, hst, ctl, budget):
+                      rc, cc, rtab, ctab, rowkey, colkey, ext, bound, blanks, ks, hs, hst, ctl, budget):
         """Run the iteration with threshold ``bound`` until it is exhausted, finds the goal, or has
         generated ``budget`` more nodes. Returns EXHAUSTED, FOUND or SLICE_DONE; everything needed
         to resume is in the arrays and ``ctl``.
@@ -164,11 +164,7 @@ def _iteration_kernel(mode):
         Extended modes keep the components of h for the node at depth d in ``hst[d]`` (Manhattan
         distance, walking-distance indices, inversion counts, pattern ranks and values) and
         compute a child's, cheapest first, only as far as needed to prune it."""
-        rc, cc, rtab, ctab, rowkey, colkey = lct
-        (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, cm, cm_cell, goal_cm,
-         pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext
         nn = np.uint64(width * height)
-        npat = (hst.shape[1] - H_PAT) // 4
         depth = np.uint64(ctl[0])
         generated = ctl[1]
         expanded = ctl[2]
@@ -181,27 +177,30 @@ def _iteration_kernel(mode):
         seq = np.empty(max(width, height), np.int64)
         lis = np.empty(max(width, height), np.int64)
         status = EXHAUSTED
-        md = 0
-        ir = 0
-        ic = 0
-        iv = 0
-        ih = 0
-        if extended:  # the current node's components
+        if extended:  # the tables, and the current node's components
+            (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, cm, cm_cell, goal_cm,
+             pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext
+            npat = (hst.shape[1] - H_PAT) // 4
+            md = 0
+            ir = 0
+            ic = 0
+            iv = 0
+            ih = 0
+            id_done = False
+            dsum = 0
+            msum = 0
+            pi = 0
+            mpi = 0
+            prank = 0
+            pval = 0
+            mrank = 0
+            mval = 0
             cur_md = hst[depth, H_MD]
             cur_ir = hst[depth, H_ROW]
             cur_ic = hst[depth, H_COL]
             cur_iv = hst[depth, H_INV_V]
             cur_ih = hst[depth, H_INV_H]
             cur_id = id_v[cur_iv] + id_h[cur_ih]
-        id_done = False
-        dsum = 0
-        msum = 0
-        pi = 0
-        mpi = 0
-        prank = 0
-        pval = 0
-        mrank = 0
-        mval = 0
         while True:
             q = succ_q[k]
             if q == NONE:
@@ -282,13 +281,14 @@ def _iteration_kernel(mode):
                         hp = msum + ((msum ^ md) & 1)
                         if hp > hc:
                             hc = hp
+                k += ONE
             else:
                 hc = h + dmd[k * nn + t]
+                k += ONE
                 if lc_mode == 1:
                     hc += 2 * _table_delta(t, q, blank, nn, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey)
                 elif lc_mode == 2:
                     hc += 2 * _direct_delta(board, home, t, q, blank, width, height, row_of, col_of, seq, lis)
-            k += ONE
             if hc > room:
                 if hc - room < min_over:
                     min_over = hc - room
@@ -515,8 +515,9 @@ def _lengths_kernel(mode, ida_iteration):
                 ctl[1] = 0
                 ctl[2] = 1
                 ctl[3] = big
-                status = ida_iteration(board, home, dmd, succ_q, succ_next, width, height,
-                                       row_of, col_of, lct, ext, bound, blanks, ks, hs, hst, ctl, big)
+                status = ida_iteration(board, home, dmd, succ_q, succ_next, width, height, row_of, col_of,
+                                       rc, cc, rtab, ctab, rowkey, colkey, ext, bound, blanks, ks, hs, hst,
+                                       ctl, big)
                 total += ctl[1]
                 if status == FOUND:
                     lengths[i] = ctl[0]

@@ -329,7 +329,7 @@ def _run(
                     stop = TIMEOUT
                     break
                 status = kernel(cells, t.home, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
-                                lct, kh.ext, bound, blanks, ks, hs, hst, ctl, budget)
+                                *lct, kh.ext, bound, blanks, ks, hs, hst, ctl, budget)
             it = Iteration(bound, int(ctl[1]), int(ctl[2]), clock.cpu() - cpu_start)
             stats.iterations.append(it)
             stats.generated += it.generated
