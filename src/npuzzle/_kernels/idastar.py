@@ -186,7 +186,6 @@ def _iteration_kernel(mode):
             ic = 0
             iv = 0
             ih = 0
-            id_done = False
             dsum = 0
             msum = 0
             pi = 0
@@ -200,7 +199,6 @@ def _iteration_kernel(mode):
             cur_ic = hst[depth, H_COL]
             cur_iv = hst[depth, H_INV_V]
             cur_ih = hst[depth, H_INV_H]
-            cur_id = id_v[cur_iv] + id_h[cur_ih]
         while True:
             q = succ_q[k]
             if q == NONE:
@@ -221,8 +219,6 @@ def _iteration_kernel(mode):
                     cur_ic = hst[depth, H_COL]
                     cur_iv = hst[depth, H_INV_V]
                     cur_ih = hst[depth, H_INV_H]
-                    if use_id:
-                        cur_id = id_v[cur_iv] + id_h[cur_ih]
                 blank = p
                 k = ks[depth]
                 h = hs[depth]
@@ -249,10 +245,7 @@ def _iteration_kernel(mode):
                         ic = np.int64(tr_c[((ic << 1) + 1 - left) * width + goal_col[t]])
                     hc = np.int64(wd_r[ir]) + np.int64(wd_c[ic])
                     md = hc  # same parity as every solution, like the Manhattan distance
-                # a move changes the inversion distance by at most one (then parity adds at
-                # most one): only near the bound can it prune, elsewhere it waits for entry
-                id_done = use_id and hc <= room and cur_id + 2 > room
-                if id_done:
+                if use_id and hc <= room:
                     iv = cur_iv
                     ih = cur_ih
                     if vertical:
@@ -308,16 +301,8 @@ def _iteration_kernel(mode):
                     hst[d1, H_ROW] = ir
                     hst[d1, H_COL] = ic
                 if use_id:
-                    if not id_done:
-                        iv = cur_iv
-                        ih = cur_ih
-                        if row_of[q] != row_of[blank]:
-                            iv += _passed(board, home, t, q, blank)
-                        else:
-                            ih += _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank)
                     cur_iv = iv
                     cur_ih = ih
-                    cur_id = id_v[iv] + id_h[ih]
                     hst[d1, H_INV_V] = iv
                     hst[d1, H_INV_H] = ih
                 if use_pdb:
