@@ -104,6 +104,23 @@ def naive_solvable(tiles: tuple[int, ...], height: int, width: int, goal: str = 
     return (count + row_gap) % 2 == 0
 
 
+def children(state: tuple[int, ...], height: int, width: int, last: str | None, order: tuple[str, ...]):
+    """``(step, child)`` for every blank step in ``order`` that stays on the board and does not
+    undo ``last``."""
+    blank = state.index(0)
+    r, c = divmod(blank, width)
+    for step in order:
+        if last is not None and step == OPPOSITE_STEP[last]:
+            continue
+        dr, dc = BLANK_STEPS[step]
+        if not (0 <= r + dr < height and 0 <= c + dc < width):
+            continue
+        q = (r + dr) * width + (c + dc)
+        cells = list(state)
+        cells[blank], cells[q] = cells[q], 0
+        yield step, tuple(cells)
+
+
 def naive_idastar(
     board, goal: str = "standard", order: tuple[str, ...] = ("U", "L", "R", "D")
 ) -> tuple[int, int]:
@@ -141,18 +158,7 @@ def naive_idastar(
     def search(state: tuple[int, ...], g: int, last: str | None) -> int | None:
         """Length of a solution through ``state`` within the threshold, else None."""
         nonlocal generated, next_threshold
-        blank = state.index(0)
-        r, c = divmod(blank, width)
-        for step in order:
-            if last is not None and step == OPPOSITE_STEP[last]:
-                continue
-            dr, dc = BLANK_STEPS[step]
-            if not (0 <= r + dr < height and 0 <= c + dc < width):
-                continue
-            q = (r + dr) * width + (c + dc)
-            cells = list(state)
-            cells[blank], cells[q] = cells[q], 0
-            child = tuple(cells)
+        for step, child in children(state, height, width, last, order):
             generated += 1
             if child == target:
                 return g + 1
@@ -183,17 +189,7 @@ def naive_iteration(board, goal: str, h, threshold: int,
 
     def search(state: tuple[int, ...], g: int, last: str | None) -> int | None:
         nonlocal generated
-        r, c = divmod(state.index(0), width)
-        for step in order:
-            if last is not None and step == OPPOSITE_STEP[last]:
-                continue
-            dr, dc = BLANK_STEPS[step]
-            if not (0 <= r + dr < height and 0 <= c + dc < width):
-                continue
-            cells = list(state)
-            q = (r + dr) * width + c + dc
-            cells[r * width + c], cells[q] = cells[q], 0
-            child = tuple(cells)
+        for step, child in children(state, height, width, last, order):
             generated += 1
             if child == target:
                 return g + 1
@@ -204,3 +200,13 @@ def naive_iteration(board, goal: str, h, threshold: int,
         return None
 
     return search(tuple(board.tiles), 0, None), generated
+
+
+def check_pruning(solve, board, goal: str, h) -> None:
+    """Solve ``board`` with ``solve(board)`` (an IDA* returning a ``Solution``) and assert that
+    every iteration generated as many nodes as ``naive_iteration`` with heuristic ``h`` at the
+    same threshold: then the solver's heuristic equals ``h`` wherever it decides a prune."""
+    s = solve(board)
+    assert board.apply(s.moves).is_goal(goal)
+    for it in s.stats.iterations:
+        assert naive_iteration(board, goal, h, it.threshold)[1] == it.generated

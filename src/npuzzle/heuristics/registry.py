@@ -25,8 +25,6 @@ from ..errors import InvalidBoardError
 
 SIMPLE = ("manhattan", "lc")
 COMPONENTS = ("wd", "id")
-#: Names shown in help texts (``pdb:PARTITION`` takes any partition ``npuzzle tables list`` shows).
-EXAMPLES = ("manhattan", "lc", "wd", "wd+id", "pdb:6-6-3", "pdb:7-8", "pdb:6-6-3+wd")
 
 
 @dataclass(frozen=True)

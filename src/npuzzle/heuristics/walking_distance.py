@@ -28,9 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import Board, Goal, check_goal, goal_cell
+from ..errors import InvalidBoardError
 
-#: Boards with more tables than this are refused (the BFS runs in Python).
-MAX_STATES = 3_000_000
+#: Boards with more tables than this are refused (the BFS runs in Python: 3x5 has 352,560
+#: column tables and takes 8 s).
+MAX_STATES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,9 @@ def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> Walking
                 key = tuple(nxt)
                 if key not in index:
                     if len(states) >= MAX_STATES:
-                        raise ValueError(f"more than {MAX_STATES:,} walking-distance tables")
+                        raise InvalidBoardError(
+                            f"the walking distance of lines of {cells} cells in {lines} lines has more "
+                            f"than {MAX_STATES:,} tables: use lc or a pattern database for this board")
                     index[key] = len(states)
                     states.append(key)
                     dist.append(dist[i] + 1)
