@@ -104,6 +104,23 @@ def naive_solvable(tiles: tuple[int, ...], height: int, width: int, goal: str = 
     return (count + row_gap) % 2 == 0
 
 
+def children(state: tuple[int, ...], height: int, width: int, last: str | None, order: tuple[str, ...]):
+    """``(step, child)`` for every blank step in ``order`` that stays on the board and does not
+    undo ``last``."""
+    blank = state.index(0)
+    r, c = divmod(blank, width)
+    for step in order:
+        if last is not None and step == OPPOSITE_STEP[last]:
+            continue
+        dr, dc = BLANK_STEPS[step]
+        if not (0 <= r + dr < height and 0 <= c + dc < width):
+            continue
+        q = (r + dr) * width + (c + dc)
+        cells = list(state)
+        cells[blank], cells[q] = cells[q], 0
+        yield step, tuple(cells)
+
+
 def naive_idastar(
     board, goal: str = "standard", order: tuple[str, ...] = ("U", "L", "R", "D")
 ) -> tuple[int, int]:
@@ -141,18 +158,7 @@ def naive_idastar(
     def search(state: tuple[int, ...], g: int, last: str | None) -> int | None:
         """Length of a solution through ``state`` within the threshold, else None."""
         nonlocal generated, next_threshold
-        blank = state.index(0)
-        r, c = divmod(blank, width)
-        for step in order:
-            if last is not None and step == OPPOSITE_STEP[last]:
-                continue
-            dr, dc = BLANK_STEPS[step]
-            if not (0 <= r + dr < height and 0 <= c + dc < width):
-                continue
-            q = (r + dr) * width + (c + dc)
-            cells = list(state)
-            cells[blank], cells[q] = cells[q], 0
-            child = tuple(cells)
+        for step, child in children(state, height, width, last, order):
             generated += 1
             if child == target:
                 return g + 1
@@ -171,3 +177,36 @@ def naive_idastar(
         if length is not None:
             return length, generated
         threshold = next_threshold + (next_threshold - parity) % 2
+
+
+def naive_iteration(board, goal: str, h, threshold: int,
+                    order: tuple[str, ...] = ("U", "L", "R", "D")) -> tuple[int | None, int]:
+    """One IDA* iteration with heuristic ``h(tiles)`` and ``threshold``: ``(length or None,
+    children generated)``, counted as ``naive_idastar`` counts them (the root not included)."""
+    height, width = board.height, board.width
+    target = goal_tuple(height, width, goal)
+    generated = 0
+
+    def search(state: tuple[int, ...], g: int, last: str | None) -> int | None:
+        nonlocal generated
+        for step, child in children(state, height, width, last, order):
+            generated += 1
+            if child == target:
+                return g + 1
+            if g + 1 + h(child) <= threshold:
+                found = search(child, g + 1, step)
+                if found is not None:
+                    return found
+        return None
+
+    return search(tuple(board.tiles), 0, None), generated
+
+
+def check_pruning(solve, board, goal: str, h) -> None:
+    """Solve ``board`` with ``solve(board)`` (an IDA* returning a ``Solution``) and assert that
+    every iteration generated as many nodes as ``naive_iteration`` with heuristic ``h`` at the
+    same threshold: then the solver's heuristic equals ``h`` wherever it decides a prune."""
+    s = solve(board)
+    assert board.apply(s.moves).is_goal(goal)
+    for it in s.stats.iterations:
+        assert naive_iteration(board, goal, h, it.threshold)[1] == it.generated

@@ -166,12 +166,29 @@ def _weight_arg(text: str) -> float:
     return value
 
 
+def _heuristic_arg(text: str) -> str:
+    from .heuristics.registry import parse
+
+    if text == "auto":
+        return text
+    try:
+        return parse(text).name
+    except NPuzzleError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+HEURISTIC_HELP = ("lower bound: manhattan, lc (Manhattan + linear conflict), wd (walking distance), "
+                  "id (inversion distance), pdb:PARTITION (pattern databases, e.g. pdb:6-6-3, pdb:7-8; "
+                  "build them with 'npuzzle tables build'), or several joined by '+' and combined by max "
+                  "(wd+id, pdb:6-6-3+wd)")
+
+
 #: Boards above this many cells need --count-only or --moves-out (the moves would not fit).
 MAX_PRINTED_CELLS = 250_000
 
 
 def _add_solve(sub: argparse._SubParsersAction) -> None:
-    from .search import HEURISTICS, METHODS, REALTIME_METHODS
+    from .search import METHODS, REALTIME_METHODS
 
     p = sub.add_parser(
         "solve",
@@ -193,8 +210,8 @@ solution was found (the lower bound proven so far is printed), 130 interrupted (
     _add_position_args(p)
     p.add_argument("--method", choices=METHODS, default="auto",
                    help="search method (default: auto, see below)")
-    p.add_argument("--heuristic", choices=HEURISTICS, default="auto",
-                   help="lower bound: manhattan, lc (Manhattan + linear conflict); default auto")
+    p.add_argument("--heuristic", type=_heuristic_arg, default="auto", metavar="NAME",
+                   help=HEURISTIC_HELP + "; default auto: the strongest whose tables are ready")
     p.add_argument("--weight", type=_weight_arg, default=1.0, metavar="W",
                    help="weighted A* (f = g + W*h): solutions at most W times the optimum")
     p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
@@ -439,7 +456,7 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
 
 def _add_bench(sub: argparse._SubParsersAction) -> None:
     from .instances import BENCHMARK_SETS
-    from .search import HEURISTICS, METHODS
+    from .search import METHODS
 
     p = sub.add_parser(
         "bench",
@@ -451,7 +468,7 @@ def _add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("set", choices=BENCHMARK_SETS, help="korf100 (15-puzzle) or korf50 (24-puzzle)")
     p.add_argument("--ids", help="instances to run, e.g. 1-10,12 (default: all)")
     p.add_argument("--method", choices=METHODS, default="idastar")
-    p.add_argument("--heuristic", choices=HEURISTICS, default="manhattan")
+    p.add_argument("--heuristic", type=_heuristic_arg, default="manhattan", metavar="NAME", help=HEURISTIC_HELP)
     p.add_argument("--timeout", type=_positive_float, metavar="SECONDS", help="limit per instance")
 
 
@@ -579,12 +596,23 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _add_tables(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("tables", help="list or remove the tables stored on disk",
+    p = sub.add_parser("tables", help="build, list or remove the tables stored on disk",
                        description="Manage the table store (NPUZZLE_DATA_DIR, else "
                        "$XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle).")
     tsub = p.add_subparsers(dest="tables_command", metavar="ACTION", parser_class=_Parser)
     tsub.required = True
     tsub.add_parser("list", help="list the stored tables", description="List the stored tables.")
+    b = tsub.add_parser(
+        "build", help="build a pattern database (pdb:NAME) and store it",
+        description="Build the pattern databases of a partition and store them (one file). Shipped "
+        "partitions: 4x4 pdb:7-8 (about 580 MB on disk, a few minutes), pdb:6-6-3 (12 MB, seconds), "
+        "pdb:5-5-5 (1.5 MB); 3x3 pdb:4-4; any board of up to 32 cells takes sizes such as pdb:3-2 "
+        "(patterns of consecutive tiles). The memory needed is checked before the build starts.")
+    b.add_argument("name", metavar="NAME", help="pdb:PARTITION, e.g. pdb:7-8")
+    b.add_argument("--shape", type=_shape_arg, default=(4, 4), metavar="HxW", help="board shape (default 4x4)")
+    b.add_argument("--goal", choices=GOALS, default="standard",
+                   help="goal convention (default standard; Korf's benchmarks use blank-first)")
+    b.add_argument("--force", action="store_true", help="rebuild even if the table exists")
     r = tsub.add_parser("remove", help="remove stored tables by file name", description="Remove stored tables.")
     r.add_argument("names", nargs="+", metavar="NAME", help="file name as 'npuzzle tables list' shows it")
 
@@ -602,6 +630,8 @@ def _cmd_tables(args: argparse.Namespace) -> int:
                 print(f"{info.path.name}: {info.key.kind} {info.key.shape} goal {info.key.goal} "
                       f"pattern {info.key.pattern}, {info.length:,} x {info.dtype}, {info.nbytes:,} bytes")
         return EXIT_OK
+    if args.tables_command == "build":
+        return _build_table(args)
     status = EXIT_OK
     for name in args.names:
         if tables.remove_table(name):
@@ -610,6 +640,28 @@ def _cmd_tables(args: argparse.Namespace) -> int:
             print(f"npuzzle tables: no table named {name!r}", file=sys.stderr)
             status = EXIT_INPUT
     return status
+
+
+def _build_table(args: argparse.Namespace) -> int:
+    import time
+
+    from . import tables
+    from .heuristics import pdb
+
+    name = args.name[4:] if args.name.startswith("pdb:") else args.name
+    h, w = args.shape
+    key = pdb.table_key(name, h, w, args.goal)
+    if tables.has_table(key) and not args.force:
+        print(f"pdb:{name} for {h}x{w} ({args.goal} goal) is already built: {tables.table_path(key)}")
+        return EXIT_OK
+    groups = pdb.groups_for(name, h, w, args.goal)
+    print(f"building pdb:{name} for {h}x{w} ({args.goal} goal): patterns "
+          + ", ".join("{" + " ".join(map(str, g)) + "}" for g in groups)
+          + f"; needs about {pdb.build_bytes(groups, h * w) / 2**20:,.0f} MiB of memory", flush=True)
+    start = time.process_time()
+    path = pdb.build(name, h, w, args.goal)
+    print(f"stored {path} ({path.stat().st_size:,} bytes) in {time.process_time() - start:.1f} s CPU")
+    return EXIT_OK
 
 
 # -- main -------------------------------------------------------------------------------------

@@ -126,13 +126,31 @@ ZERO = np.uint64(0)
 NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-def _iteration_kernel(lc_mode):
-    """The iteration kernel specialised for one heuristic (``lc_mode`` is a compile-time
-    constant of the closure, so the other heuristics' code is not even compiled in)."""
+#: Heuristic mode bits: the low two bits are the linear-conflict mode; the others add lower bounds
+#: combined by max (each keeps its components in the per-depth rows of ``hst``).
+WD = 4
+ID = 8
+PDB = 16
+MIRROR = 32
+
+# Columns of ``hst`` (the rest hold, per pattern, the direct ranks, direct values, mirrored
+# ranks and mirrored values, ``patterns`` columns each).
+H_MD, H_ROW, H_COL, H_INV_V, H_INV_H, H_SUM, H_MSUM, H_PAT = range(8)
+
+
+def _iteration_kernel(mode):
+    """The iteration kernel specialised for one heuristic (``mode`` is a compile-time constant of
+    the closure, so the other heuristics' code is not even compiled in)."""
+    lc_mode = mode & 3
+    use_wd = (mode & WD) != 0
+    use_id = (mode & ID) != 0
+    use_pdb = (mode & PDB) != 0
+    use_mirror = (mode & MIRROR) != 0
+    extended = mode >= WD
 
     @njit
     def ida_iteration(board, home, dmd, succ_q, succ_next, width, height, row_of, col_of,
-                      rc, cc, rtab, ctab, rowkey, colkey, bound, blanks, ks, hs, ctl, budget):
+                      rc, cc, rtab, ctab, rowkey, colkey, ext, bound, blanks, ks, hs, hst, ctl, budget):
         """Run the iteration with threshold ``bound`` until it is exhausted, finds the goal, or has
         generated ``budget`` more nodes. Returns EXHAUSTED, FOUND or SLICE_DONE; everything needed
         to resume is in the arrays and ``ctl``.
@@ -141,7 +159,11 @@ def _iteration_kernel(lc_mode):
         every array access). ``dmd[k * n + tile]`` is the change of Manhattan distance when ``tile``
         makes move ``k``. The current node's move index ``k``, heuristic ``h`` and the largest child
         heuristic that keeps f within the bound (``room``) live in locals; the stacks are touched
-        only when a child is entered or left. ``row_of``/``col_of`` replace divisions."""
+        only when a child is entered or left. ``row_of``/``col_of`` replace divisions.
+
+        Extended modes keep the components of h for the node at depth d in ``hst[d]`` (Manhattan
+        distance, walking-distance indices, inversion counts, pattern ranks and values) and
+        compute a child's, cheapest first, only as far as needed to prune it."""
         nn = np.uint64(width * height)
         depth = np.uint64(ctl[0])
         generated = ctl[1]
@@ -155,6 +177,28 @@ def _iteration_kernel(lc_mode):
         seq = np.empty(max(width, height), np.int64)
         lis = np.empty(max(width, height), np.int64)
         status = EXHAUSTED
+        if extended:  # the tables, and the current node's components
+            (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, cm, cm_cell, goal_cm,
+             pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext
+            npat = (hst.shape[1] - H_PAT) // 4
+            md = 0
+            ir = 0
+            ic = 0
+            iv = 0
+            ih = 0
+            dsum = 0
+            msum = 0
+            pi = 0
+            mpi = 0
+            prank = 0
+            pval = 0
+            mrank = 0
+            mval = 0
+            cur_md = hst[depth, H_MD]
+            cur_ir = hst[depth, H_ROW]
+            cur_ic = hst[depth, H_COL]
+            cur_iv = hst[depth, H_INV_V]
+            cur_ih = hst[depth, H_INV_H]
         while True:
             q = succ_q[k]
             if q == NONE:
@@ -169,6 +213,12 @@ def _iteration_kernel(lc_mode):
                 board[p] = ZERO
                 if lc_mode == 1:
                     _move_keys(t, p, blank, nn, row_of, col_of, rc, cc, rowkey, colkey)
+                if extended:
+                    cur_md = hst[depth, H_MD]
+                    cur_ir = hst[depth, H_ROW]
+                    cur_ic = hst[depth, H_COL]
+                    cur_iv = hst[depth, H_INV_V]
+                    cur_ih = hst[depth, H_INV_H]
                 blank = p
                 k = ks[depth]
                 h = hs[depth]
@@ -179,12 +229,59 @@ def _iteration_kernel(lc_mode):
                 break
             t = board[q]
             generated += 1
-            hc = h + dmd[k * nn + t]
-            k += ONE
-            if lc_mode == 1:
-                hc += 2 * _table_delta(t, q, blank, nn, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey)
-            elif lc_mode == 2:
-                hc += 2 * _direct_delta(board, home, t, q, blank, width, height, row_of, col_of, seq, lis)
+            if extended:
+                vertical = row_of[q] != row_of[blank]
+                if not use_wd:
+                    md = cur_md + dmd[k * nn + t]
+                    hc = md
+                else:
+                    ir = cur_ir
+                    ic = cur_ic
+                    if vertical:
+                        up = np.int64(row_of[q] < row_of[blank])
+                        ir = np.int64(tr_r[((ir << 1) + 1 - up) * height + goal_row[t]])
+                    else:
+                        left = np.int64(col_of[q] < col_of[blank])
+                        ic = np.int64(tr_c[((ic << 1) + 1 - left) * width + goal_col[t]])
+                    hc = np.int64(wd_r[ir]) + np.int64(wd_c[ic])
+                    md = hc  # same parity as every solution, like the Manhattan distance
+                if use_id and hc <= room:
+                    iv = cur_iv
+                    ih = cur_ih
+                    if vertical:
+                        iv += _passed(board, home, t, q, blank)
+                    else:
+                        ih += _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank)
+                    hid = id_v[iv] + id_h[ih]
+                    hid += (hid ^ md) & 1
+                    if hid > hc:
+                        hc = hid
+                if use_pdb and hc <= room:
+                    pi = pat_of[t]
+                    prank = hst[depth, H_PAT + pi] + _rank_delta(board, t, q, blank, pi, pat_of, pidx, pmult,
+                                                                 mirror, False)
+                    pval = np.int64(pdb[pat_off[pi] + prank])
+                    dsum = hst[depth, H_SUM] - hst[depth, H_PAT + npat + pi] + pval
+                    hp = dsum + ((dsum ^ md) & 1)
+                    if hp > hc:
+                        hc = hp
+                    if use_mirror and hc <= room:
+                        mpi = mpat_of[t]
+                        mrank = hst[depth, H_PAT + 2 * npat + mpi] + _rank_delta(
+                            board, t, q, blank, mpi, mpat_of, midx, mmult, mirror, True)
+                        mval = np.int64(pdb[pat_off[mpi] + mrank])
+                        msum = hst[depth, H_MSUM] - hst[depth, H_PAT + 3 * npat + mpi] + mval
+                        hp = msum + ((msum ^ md) & 1)
+                        if hp > hc:
+                            hc = hp
+                k += ONE
+            else:
+                hc = h + dmd[k * nn + t]
+                k += ONE
+                if lc_mode == 1:
+                    hc += 2 * _table_delta(t, q, blank, nn, row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey)
+                elif lc_mode == 2:
+                    hc += 2 * _direct_delta(board, home, t, q, blank, width, height, row_of, col_of, seq, lis)
             if hc > room:
                 if hc - room < min_over:
                     min_over = hc - room
@@ -194,6 +291,30 @@ def _iteration_kernel(lc_mode):
             if lc_mode == 1:
                 _move_keys(t, q, blank, nn, row_of, col_of, rc, cc, rowkey, colkey)
             ks[depth] = k
+            if extended:
+                d1 = depth + ONE
+                cur_md = md
+                hst[d1, H_MD] = md
+                if use_wd:
+                    cur_ir = ir
+                    cur_ic = ic
+                    hst[d1, H_ROW] = ir
+                    hst[d1, H_COL] = ic
+                if use_id:
+                    cur_iv = iv
+                    cur_ih = ih
+                    hst[d1, H_INV_V] = iv
+                    hst[d1, H_INV_H] = ih
+                if use_pdb:
+                    for j in range(H_SUM, hst.shape[1]):
+                        hst[d1, j] = hst[depth, j]
+                    hst[d1, H_SUM] = dsum
+                    hst[d1, H_PAT + pi] = prank
+                    hst[d1, H_PAT + npat + pi] = pval
+                    if use_mirror:
+                        hst[d1, H_MSUM] = msum
+                        hst[d1, H_PAT + 2 * npat + mpi] = mrank
+                        hst[d1, H_PAT + 3 * npat + mpi] = mval
             depth += ONE
             blank = q
             blanks[depth] = q
@@ -213,6 +334,69 @@ def _iteration_kernel(lc_mode):
         return status
 
     return ida_iteration
+
+
+@njit(inline=True)
+def _passed(board, home, t, q, blank):
+    """Change of the row-major inversion count when ``t`` moves vertically from ``q`` to
+    ``blank``: it passes the tiles between the two cells."""
+    ht = home[t]
+    d = 0  # passed tiles that form an inversion with ``t`` after the move (the others stop)
+    if q > blank:
+        for c in range(blank + ONE, q):
+            d += np.int64(ht > home[board[c]])
+    else:
+        for c in range(q + ONE, blank):
+            d += np.int64(home[board[c]] > ht)
+    return 2 * d - np.int64(q - blank if q > blank else blank - q) + 1
+
+
+@njit(inline=True)
+def _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank):
+    """``_passed`` for a horizontal move, reading the board column by column (``cm[cell]`` is
+    the cell's column-major position, ``cm_cell`` its inverse, ``goal_cm[tile]`` the goal's)."""
+    ht = goal_cm[t]
+    a = cm[q]
+    b = cm[blank]
+    d = 0
+    if a > b:
+        for i in range(b + ONE, a):
+            d += np.int64(ht > goal_cm[board[cm_cell[i]]])
+    else:
+        for i in range(a + ONE, b):
+            d += np.int64(goal_cm[board[cm_cell[i]]] > ht)
+    return 2 * d - np.int64(a - b if a > b else b - a) + 1
+
+
+@njit(inline=True)
+def _rank_delta(board, t, a, b, p, pat_of, pidx, pmult, mirror, mirrored):
+    """Change of pattern ``p``'s rank when its tile ``t`` moves from cell ``a`` to cell ``b``
+    (both transposed by ``mirror`` if ``mirrored``; the tiles' labels are the original ones).
+
+    The rank is the mixed-radix number of the digits ``cell - (earlier tiles below it)``, tile
+    ``i``'s weight ``pmult[tile]``. Only the tiles on the cells strictly between a and b (none
+    for a step along a row) change a count: an earlier tile of the pattern there shifts t's
+    digit by one, and t passing a later tile shifts that tile's digit by one."""
+    if mirrored:
+        a = mirror[a]
+        b = mirror[b]
+    ia = np.int64(a)
+    ib = np.int64(b)
+    lo = a + ONE if a < b else b + ONE
+    hi = b if a < b else a
+    mine = pidx[t]
+    earlier = 0
+    later = 0
+    for c in range(lo, hi):
+        s = board[mirror[c]] if mirrored else board[c]
+        if pat_of[s] == p:
+            if pidx[s] < mine:
+                earlier += 1
+            else:
+                later += pmult[s]
+    if ib > ia:
+        return pmult[t] * (ib - ia - earlier) + later
+    return pmult[t] * (ib - ia + earlier) - later
 
 
 @njit
@@ -270,15 +454,18 @@ def _direct_delta(board, home, t, src, dst, width, height, row_of, col_of, seq, 
     return after - before
 
 
-def _lengths_kernel(lc_mode, ida_iteration):
+def _lengths_kernel(mode, ida_iteration):
+    lc_mode = mode & 3
+    extended = mode >= WD
+
     @njit
     def ida_lengths(boards, home, md, dmd, succ_q, succ_next, width, height, row_of, col_of,
-                    rc, cc, rtab, ctab, lengths, nodes):
+                    lct, ext, hst0, h0s, lengths, nodes):
         """Full IDA* on every row of ``boards`` (each a solvable position): the optimal length into
-        ``lengths`` and the nodes generated (Korf's count) into ``nodes``."""
+        ``lengths`` and the nodes generated (Korf's count) into ``nodes``. Extended modes take
+        each board's first ``hst`` row and heuristic from ``hst0`` and ``h0s``."""
+        rc, cc, rtab, ctab, rowkey, colkey = lct
         n = width * height
-        rowkey = np.zeros(height, np.uint64)
-        colkey = np.zeros(width, np.uint64)
         ctl = np.zeros(4, np.int64)
         big = np.iinfo(np.int64).max
         for i in range(boards.shape[0]):
@@ -291,7 +478,9 @@ def _lengths_kernel(lc_mode, ida_iteration):
                 else:
                     md0 += md[c * n + np.int64(board[c])]
             h0 = md0
-            if lc_mode != 0:
+            if extended:
+                h0 = h0s[i]
+            elif lc_mode != 0:
                 h0 += 2 * linear_conflict(board, home, width, height)
             if lc_mode == 1:
                 line_keys(board, rc, cc, n, row_of, col_of, rowkey, colkey)
@@ -302,6 +491,8 @@ def _lengths_kernel(lc_mode, ida_iteration):
                 blanks = np.zeros(bound + 2, np.uint64)
                 ks = np.zeros(bound + 2, np.uint64)
                 hs = np.zeros(bound + 2, np.int64)
+                hst = np.zeros((bound + 2, hst0.shape[1]), np.int64)
+                hst[0] = hst0[i]
                 blanks[0] = blank
                 ks[0] = blank * 25
                 hs[0] = h0
@@ -309,9 +500,9 @@ def _lengths_kernel(lc_mode, ida_iteration):
                 ctl[1] = 0
                 ctl[2] = 1
                 ctl[3] = big
-                status = ida_iteration(board, home, dmd, succ_q, succ_next, width, height,
-                                       row_of, col_of, rc, cc, rtab, ctab, rowkey, colkey, bound,
-                                       blanks, ks, hs, ctl, big)
+                status = ida_iteration(board, home, dmd, succ_q, succ_next, width, height, row_of, col_of,
+                                       rc, cc, rtab, ctab, rowkey, colkey, ext, bound, blanks, ks, hs, hst,
+                                       ctl, big)
                 total += ctl[1]
                 if status == FOUND:
                     lengths[i] = ctl[0]
@@ -323,6 +514,19 @@ def _lengths_kernel(lc_mode, ida_iteration):
     return ida_lengths
 
 
-#: ``ITERATION[lc_mode]`` and ``LENGTHS[lc_mode]``: the kernels for each heuristic.
-ITERATION = tuple(_iteration_kernel(mode) for mode in range(3))
-LENGTHS = tuple(_lengths_kernel(mode, ITERATION[mode]) for mode in range(3))
+_ITERATION: dict[int, object] = {}
+_LENGTHS: dict[int, object] = {}
+
+
+def iteration(mode: int):
+    """The iteration kernel for heuristic ``mode`` (made once per mode)."""
+    if mode not in _ITERATION:
+        _ITERATION[mode] = _iteration_kernel(mode)
+    return _ITERATION[mode]
+
+
+def lengths(mode: int):
+    """The whole-search kernel for many boards (see ``ida_lengths``) for heuristic ``mode``."""
+    if mode not in _LENGTHS:
+        _LENGTHS[mode] = _lengths_kernel(mode, iteration(mode))
+    return _LENGTHS[mode]

@@ -7,12 +7,15 @@ optimal: Parberry's algorithm and a greedy refinement).
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from .limits import Limit, Solution, Stats
 
 METHODS: tuple[str, ...] = ("auto", "idastar", "astar", "realtime")
-HEURISTICS: tuple[str, ...] = ("auto", "manhattan", "lc")
+#: Heuristic names for help texts; ``heuristics.registry.parse`` accepts combinations too.
+HEURISTICS: tuple[str, ...] = ("auto", "manhattan", "lc", "wd", "id", "wd+id", "pdb:PARTITION")
 REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
 
 #: Boards above this many cells are solved in real time by ``method="auto"``.
@@ -35,15 +38,18 @@ def solve(
     ``method="auto"`` picks the best method for the board: a saved BFS distance table answers at
     once (see ``npuzzle stats bfs --save``); boards of up to 16 cells are solved optimally by
     IDA*, larger ones in real time (not optimal; ask for ``idastar`` or ``astar`` explicitly).
-    ``heuristic="auto"`` is the strongest lower bound available. ``weight`` > 1 makes A* weighted
+    ``heuristic="auto"`` is the strongest lower bound available without a long build (see
+    ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``. Raises
     ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be reached.
     """
     check_goal(goal)
     if method not in METHODS:
         raise InvalidBoardError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-    if heuristic not in HEURISTICS:
-        raise InvalidBoardError(f"unknown heuristic {heuristic!r}: use one of {', '.join(HEURISTICS)}")
+    if heuristic != "auto":
+        from ..heuristics.registry import parse
+
+        heuristic = parse(heuristic).name
     if realtime_method not in REALTIME_METHODS:
         raise InvalidBoardError(
             f"unknown real-time method {realtime_method!r}: use one of {', '.join(REALTIME_METHODS)}"
@@ -51,7 +57,7 @@ def solve(
     board.require_solvable(goal)
     if weight != 1 and method not in ("astar", "auto"):
         raise InvalidBoardError("--weight applies to A* only: add --method astar")
-    h = "lc" if heuristic == "auto" else heuristic
+    h = heuristic
     if method == "auto":
         from .bfs import table_solve
 
@@ -66,20 +72,26 @@ def solve(
         from .realtime import realtime_solve
 
         return realtime_solve(board, goal=goal, method=realtime_method, limit=limit)
+    hint = ""
+    if h == "auto":
+        from ..heuristics.registry import auto_heuristic
+
+        h, hint = ("lc", "") if method == "astar" else auto_heuristic(board.height, board.width, goal)
     if method == "astar":
         from .astar import astar
 
         return astar(board, goal=goal, heuristic=h, weight=weight, limit=limit, on_iteration=on_iteration)
     from .idastar import idastar
 
-    return idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration)
+    solution = idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration)
+    return dataclasses.replace(solution, note=hint) if hint and not solution.note else solution
 
 
 def warmup() -> None:
     """Compile (or load from the cache) every search kernel."""
     from . import astar, idastar, realtime
 
-    idastar.warmup()
+    idastar.warmup(("manhattan", "lc", "wd+id"))
     astar.astar(Board(2, 2, (0, 3, 2, 1)))
     for m in REALTIME_METHODS:
         realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)

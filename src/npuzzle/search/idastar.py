@@ -4,7 +4,7 @@ Each iteration explores every path whose f stays within the threshold; the next 
 smallest f that exceeded it, rounded up to the parity every solution of the position has (the
 parity of its Manhattan distance), so thresholds rise by 2. The first solution found is optimal.
 
-The work is done by ``_kernels.idastar.ida_iteration``; this module checks inputs, builds the
+The work is done by ``_kernels.idastar`` (one kernel per heuristic); this module checks inputs, builds the
 tables, runs the kernel in slices (so time limits and Ctrl-C stop it cleanly) and reports.
 """
 
@@ -19,6 +19,7 @@ import numpy as np
 from .. import config
 from ..board import Board, Goal, check_goal, goal_cell
 from ..errors import InvalidBoardError
+from ..heuristics.registry import kernel_heuristic, parse
 from .limits import (
     INTERRUPTED,
     NODE_LIMIT,
@@ -186,16 +187,19 @@ def initial_h(board: Board, t: Tables, heuristic: str) -> int:
 IterationCallback = Callable[[Iteration, bool], None]
 
 
-def warmup(heuristics: Sequence[str] = tuple(HEURISTICS)) -> None:
-    """Compile (or load from numba's cache) the IDA* kernels the heuristics use, so that the CPU
-    time reported for a search is the search's own."""
+def warmup(heuristics: Sequence[str] = tuple(HEURISTICS), height: int = 2, width: int = 2,
+           goal: Goal = "standard") -> None:
+    """Compile (or load from numba's cache) the IDA* kernels the heuristics use on boards of one
+    shape, so that the CPU time reported for a search is the search's own."""
     for heuristic in heuristics:
-        _warm(heuristic)
+        _warm(parse(heuristic).name, height, width, goal)
 
 
 @functools.cache
-def _warm(heuristic: str) -> None:
-    _run(Board(2, 2, (0, 3, 2, 1)), "standard", heuristic, "korf", Limit(), None, Clock(Limit()))
+def _warm(heuristic: str, height: int, width: int, goal: Goal) -> None:
+    start = Board.goal(height, width, goal)
+    start = start.move(start.movable_tiles()[0])
+    _run(start, goal, heuristic, "korf", Limit(), None, Clock(Limit()))
 
 
 def idastar(
@@ -209,14 +213,14 @@ def idastar(
 ) -> Solution:
     """Optimal solution of ``board`` by IDA*.
 
-    ``heuristic`` is ``"manhattan"`` or ``"lc"`` (Manhattan plus linear conflict); ``order`` names
+    ``heuristic`` is ``"manhattan"``, ``"lc"`` (Manhattan plus linear conflict) or any name
+    ``heuristics.registry`` parses (``"wd+id"``, ``"pdb:6-6-3+wd"``, ...); ``order`` names
     the move order (see ``ORDERS``). ``on_iteration(iteration, final)`` is called after every
     iteration (``final`` is true for the one that found the goal). With the Manhattan distance and
     the ``korf`` order, ``stats.generated`` equals the node counts of Korf (1985).
     """
     check_goal(goal)
-    if heuristic not in HEURISTICS:
-        raise InvalidBoardError(f"unknown heuristic {heuristic!r} for IDA*: use {', '.join(HEURISTICS)}")
+    heuristic = parse(heuristic).name
     if order not in ORDERS:
         raise ValueError(f"unknown move order {order!r}: use {', '.join(ORDERS)}")
     if board.size > MAX_CELLS:
@@ -226,8 +230,41 @@ def idastar(
         )
     board.require_solvable(goal)
     limit = limit or Limit()
-    warmup([heuristic])
+    other = _other_goal_tables(board, goal, heuristic)
+    if other is not None:
+        return _via_other_goal(board, goal, other, heuristic, order, limit, on_iteration)
+    kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
+    warmup([heuristic], board.height, board.width, goal)
     return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit))
+
+
+def _other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
+    """The other goal convention, if the pattern databases exist only for that one."""
+    from ..heuristics import pdb
+
+    name = parse(heuristic).pdb
+    if name is None:
+        return None
+    other: Goal = "blank-first" if goal == "standard" else "standard"
+    h, w = board.shape
+    if pdb.is_built(name, h, w, goal) or not pdb.is_built(name, h, w, other):
+        return None
+    return other
+
+
+def _via_other_goal(board: Board, goal: Goal, other: Goal, heuristic: str, order: str, limit: Limit,
+                    on_iteration: IterationCallback | None) -> Solution:
+    """Solve the board turned 180 degrees and relabelled (``Board.converted``) for the other
+    goal, whose tables exist; the distance is the same and moves map back tile by tile."""
+    sol = idastar(board.converted(), goal=other, heuristic=heuristic, order=order, limit=limit,
+                  on_iteration=on_iteration)
+    note = f"tables of the {other} goal used on the board turned 180 degrees"
+    if not sol.solved:
+        return unfinished(board, goal, sol.status, sol.lower_bound, stats=sol.stats, method=sol.method,
+                          heuristic=sol.heuristic, note=note)
+    moves = tuple(board.size - x for x in sol.moves)
+    return solved(board, goal, moves, optimal=sol.optimal, stats=sol.stats, method=sol.method,
+                  heuristic=sol.heuristic, note=note)
 
 
 def _run(
@@ -245,10 +282,15 @@ def _run(
         stats.seconds = clock.cpu()
         return solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
 
-    from .._kernels.idastar import EXHAUSTED, FOUND, ITERATION, line_keys
+    from .._kernels.idastar import EXHAUSTED, FOUND, iteration, line_keys
 
-    t = tables(board.height, board.width, goal)
-    h0 = initial_h(board, t, heuristic)
+    t, mv = _setup(board.height, board.width, goal, order)
+    kh = kernel_heuristic(heuristic, board.height, board.width, goal)
+    row0 = np.zeros(kh.columns, np.int64)
+    if kh.spec.extended:
+        row0, h0 = kh.start(board)
+    else:
+        h0 = initial_h(board, t, heuristic)
     parity = board.manhattan(goal) & 1
     bound = h0 + ((h0 & 1) ^ parity)
     n, w, h = board.size, board.width, board.height
@@ -257,9 +299,10 @@ def _run(
     row_of, col_of = _rows_cols(h, w)
     rowkey = np.zeros(h, np.uint64)
     colkey = np.zeros(w, np.uint64)
+    lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, rowkey, colkey)
+    kernel = iteration(kh.mode | lt.mode)
     if lt.mode == 1:
         line_keys(cells, lt.rc, lt.cc, n, row_of, col_of, rowkey, colkey)
-    mv = moves_for(t, n, ORDERS[order])
     big = np.iinfo(np.int64).max
     try:
         while True:
@@ -269,6 +312,8 @@ def _run(
             ks[0] = root_row(board.blank)
             hs = np.zeros(bound + 2, np.int64)
             hs[0] = h0
+            hst = np.zeros((bound + 2, kh.columns), np.int64)
+            hst[0] = row0
             ctl = np.array([0, 0, 1, big], dtype=np.int64)
             cpu_start = clock.cpu()
             status = None
@@ -283,10 +328,8 @@ def _run(
                 if clock.expired():
                     stop = TIMEOUT
                     break
-                status = ITERATION[lt.mode](
-                    cells, t.home, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
-                    lt.rc, lt.cc, lt.rtab, lt.ctab, rowkey, colkey, bound, blanks, ks, hs, ctl, budget,
-                )
+                status = kernel(cells, t.home, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
+                                *lct, kh.ext, bound, blanks, ks, hs, hst, ctl, budget)
             it = Iteration(bound, int(ctl[1]), int(ctl[2]), clock.cpu() - cpu_start)
             stats.iterations.append(it)
             stats.generated += it.generated
@@ -322,19 +365,31 @@ def optimal_lengths(
         raise InvalidBoardError("optimal_lengths needs boards of one shape")
     for b in boards:
         b.require_solvable(goal)
-    from .._kernels.idastar import LENGTHS
+    from .._kernels.idastar import lengths as lengths_kernel
 
     n = h * w
     t = tables(h, w, goal)
+    kh = kernel_heuristic(heuristic, h, w, goal)
     lt = line_tables(h, w, t, heuristic == "lc")
     mv = moves_for(t, n, ORDERS[order])
     row_of, col_of = _rows_cols(h, w)
     cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
     nodes = np.zeros(len(boards), np.int64)
-    LENGTHS[lt.mode](cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
-                     lt.rc, lt.cc, lt.rtab, lt.ctab, lengths, nodes)
+    starts = [kh.start(b) for b in boards] if kh.spec.extended else []
+    rows = np.array([s[0] for s in starts] or [np.zeros(kh.columns, np.int64)], dtype=np.int64)
+    h0s = np.array([s[1] for s in starts] or [0], dtype=np.int64)
+    lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, np.zeros(h, np.uint64), np.zeros(w, np.uint64))
+    lengths_kernel(kh.mode | lt.mode)(cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
+                                      lct, kh.ext, rows, h0s, lengths, nodes)
     return lengths.tolist(), nodes.tolist()
+
+
+@functools.cache
+def _setup(height: int, width: int, goal: Goal, order: str) -> tuple[Tables, Moves]:
+    """The shape's tables and move rows, made once (the kernel only reads them)."""
+    t = tables(height, width, goal)
+    return t, moves_for(t, height * width, ORDERS[order])
 
 
 def _rows_cols(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,241 @@
+"""Heuristics by name, and the arrays the IDA* kernel needs for them.
+
+A name is one of ``manhattan``, ``lc``, or components joined by ``+`` whose values are combined
+by max: ``wd`` (walking distance), ``id`` (inversion distance), ``pdb:PARTITION`` (additive
+pattern databases, with the lookup mirrored about the main diagonal on square boards), e.g.
+``wd+id``, ``pdb:6-6-3+wd``. The Manhattan distance is always among the components (the walking
+distance replaces it, being never smaller); it also gives the parity of every solution, so each
+other bound is rounded up to that parity.
+
+``evaluate(board, goal, name)`` is the plain-Python value; ``kernel_heuristic(...)`` holds the
+kernel's mode and table tuple and computes a board's first row of components the same way, so
+the kernel's incremental updates are checked against it by the tests.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..board import Board, Goal, check_goal, goal_cell
+from ..errors import InvalidBoardError
+
+SIMPLE = ("manhattan", "lc")
+COMPONENTS = ("wd", "id")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed heuristic name."""
+
+    name: str
+    lc: bool = False
+    wd: bool = False
+    id: bool = False
+    pdb: str | None = None
+
+    @property
+    def extended(self) -> bool:
+        return self.wd or self.id or self.pdb is not None
+
+
+def parse(name: str) -> Spec:
+    """Parse a heuristic name; ``InvalidBoardError`` quoting it if it is not one.
+
+    >>> parse("id+wd")
+    Spec(name='wd+id', lc=False, wd=True, id=True, pdb=None)
+    """
+    if name in SIMPLE:
+        return Spec(name, lc=name == "lc")
+    parts = name.split("+")
+    pdb = [p.split(":", 1)[1] for p in parts if p.startswith("pdb:")]
+    rest = {p for p in parts if not p.startswith("pdb:")} - {"manhattan"}
+    bad = sorted(rest - set(COMPONENTS))
+    if bad or len(pdb) > 1 or (pdb and not pdb[0]) or not (rest or pdb):
+        why = f"{bad[0]!r} is not a component" if bad else "at most one pdb:PARTITION"
+        if "lc" in bad:
+            why = "lc does not combine with other bounds"
+        raise InvalidBoardError(
+            f"unknown heuristic {name!r} ({why}): use manhattan, lc, or wd, id, pdb:PARTITION "
+            "joined by '+', e.g. wd+id or pdb:6-6-3+wd")
+    wd, inv = "wd" in rest, "id" in rest
+    canon = "+".join([f"pdb:{p}" for p in pdb] + ["wd"] * wd + ["id"] * inv)
+    return Spec(canon, wd=wd, id=inv, pdb=pdb[0] if pdb else None)
+
+
+def mirror_map(height: int, width: int, goal: Goal) -> tuple[np.ndarray, np.ndarray] | None:
+    """The transposition of a square board as (cell map, tile relabelling), if it maps the goal
+    to itself (then a position and its mirror image are equally far from the goal)."""
+    if height != width:
+        return None
+    n = height * width
+    cells = np.array([(c % width) * width + c // width for c in range(n)], dtype=np.uint64)
+    tile_at = {goal_cell(t, n, goal): t for t in range(n)}
+    tiles = np.array([tile_at[int(cells[goal_cell(t, n, goal)])] for t in range(n)], dtype=np.int64)
+    if tiles[0] != 0:
+        return None
+    return cells, tiles
+
+
+@dataclass(frozen=True)
+class KernelHeuristic:
+    """The kernel's mode and table tuple (see ``_kernels.idastar``) for one shape and goal."""
+
+    spec: Spec
+    height: int
+    width: int
+    goal: Goal
+    mode: int
+    ext: tuple
+    columns: int  # width of the kernel's per-depth component rows
+    partition: object | None
+    mirror: tuple[np.ndarray, np.ndarray] | None  # transposed cells and relabelled tiles
+
+    def start(self, board: Board) -> tuple[np.ndarray, int]:
+        """The first component row and the heuristic value of ``board``."""
+        from .._kernels.idastar import H_COL, H_INV_H, H_INV_V, H_MD, H_MSUM, H_PAT, H_ROW, H_SUM
+        from .inversion import inversion_counts
+        from .walking_distance import walking_indices
+
+        ext = self.ext
+        row = np.zeros(self.columns, dtype=np.int64)
+        md = board.manhattan(self.goal)
+        row[H_MD] = h = md
+        if self.spec.wd:
+            row[H_ROW], row[H_COL] = walking_indices(board, self.goal)
+            h = int(ext[0][row[H_ROW]]) + int(ext[2][row[H_COL]])
+        if self.spec.id:
+            row[H_INV_V], row[H_INV_H] = inversion_counts(board, self.goal)
+            h = max(h, _up_to_parity(int(ext[6][row[H_INV_V]] + ext[7][row[H_INV_H]]), md))
+        if self.partition is not None:
+            from .pdb import rank
+
+            groups = self.partition.groups
+            npat = len(groups)
+            views = [(H_SUM, H_PAT, list(board.tiles))]
+            if self.mode & 32:
+                mirror, relabel = self.mirror
+                tiles = [0] * board.size
+                for cell, tile in enumerate(board.tiles):
+                    tiles[int(mirror[cell])] = int(relabel[tile])
+                views.append((H_MSUM, H_PAT + 2 * npat, tiles))
+            for col, base, tiles in views:
+                at = {tile: cell for cell, tile in enumerate(tiles)}
+                ranks = [rank([at[t] for t in g], board.size) for g in groups]
+                values = [int(self.partition.data[int(self.partition.offsets[i]) + r]) for i, r in enumerate(ranks)]
+                row[base : base + npat] = ranks
+                row[base + npat : base + 2 * npat] = values
+                row[col] = sum(values)
+                h = max(h, _up_to_parity(sum(values), md))
+        return row, h
+
+    def value(self, board: Board) -> int:
+        return self.start(board)[1]
+
+
+def _up_to_parity(value: int, md: int) -> int:
+    return value + ((value ^ md) & 1)
+
+
+def kernel_heuristic(name: str, height: int, width: int, goal: Goal = "standard") -> KernelHeuristic:
+    """Parse ``name`` and prepare its tables for ``height x width`` boards and ``goal``.
+
+    Raises ``MissingTableError`` (naming the build command) if a pattern database is not built."""
+    check_goal(goal)
+    return _kernel_heuristic(parse(name), height, width, goal)
+
+
+@functools.cache
+def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> KernelHeuristic:
+    from .._kernels.idastar import H_PAT, ID, MIRROR, PDB, WD
+    from .inversion import id_table
+    from .walking_distance import walking_tables
+
+    n = height * width
+    u8 = np.zeros(1, np.uint8)
+    i32 = np.zeros(1, np.int32)
+    i64 = np.zeros(1, np.int64)
+    u64 = np.zeros(1, np.uint64)
+    home = [goal_cell(t, n, goal) for t in range(n)]
+    goal_row = np.array([c // width for c in home], dtype=np.int64)
+    goal_col = np.array([c % width for c in home], dtype=np.int64)
+    mode = 0
+    wd = (u8, i32, u8, i32)
+    if spec.wd:
+        rows, cols = walking_tables(height, width, goal)
+        wd = (rows.dist, rows.trans, cols.dist, cols.trans)
+        mode |= WD
+    inv = (i64, i64, u64, u64, i64)
+    if spec.id:
+        pairs = n * (n - 1) // 2
+        cm = np.array([(c % width) * height + c // width for c in range(n)], dtype=np.uint64)
+        cm_cell = np.zeros(n, dtype=np.uint64)
+        cm_cell[cm.astype(np.int64)] = np.arange(n, dtype=np.uint64)
+        inv = (id_table(pairs, width - 1), id_table(pairs, height - 1), cm, cm_cell,
+               cm[np.array(home, dtype=np.int64)].astype(np.int64))
+        mode |= ID
+    pat = (u8, i64, i64, i64, i64, i64, i64, i64, u64)
+    partition = None
+    mirrored = None
+    npat = 0
+    if spec.pdb is not None:
+        from .pdb import load_partition
+
+        partition = load_partition(spec.pdb, height, width, goal)
+        npat = len(partition.groups)
+        mode |= PDB
+        pidx = np.zeros(n, dtype=np.int64)
+        pmult = np.zeros(n, dtype=np.int64)
+        for g in partition.groups:
+            for i, t in enumerate(g):
+                pidx[t] = i
+                pmult[t] = math.perm(n - i - 1, len(g) - i - 1)
+        mirror, mpat_of, midx, mmult = u64, i64, i64, i64
+        mirrored = mirror_map(height, width, goal)
+        if mirrored is not None:
+            mirror, relabel = mirrored
+            mpat_of, midx, mmult = partition.pattern_of[relabel], pidx[relabel], pmult[relabel]
+            mode |= MIRROR
+        pat = (partition.data, partition.offsets, partition.pattern_of, pidx, pmult, mpat_of, midx, mmult, mirror)
+    ext = wd + (goal_row, goal_col) + inv + pat
+    columns = H_PAT + 4 * npat
+    return KernelHeuristic(spec, height, width, goal, mode, ext, columns, partition, mirrored)
+
+
+
+
+def evaluate(board: Board, goal: Goal, name: str) -> int:
+    """The value of heuristic ``name`` for ``board`` (plain Python; the kernel agrees)."""
+    spec = parse(name)
+    if not spec.extended:
+        from ..search.idastar import initial_h, tables
+
+        return initial_h(board, tables(board.height, board.width, goal), spec.name)
+    return kernel_heuristic(name, board.height, board.width, goal).value(board)
+
+
+#: Largest side of a board whose walking-distance tables ``auto`` builds on the fly (4x4: 0.3 s).
+AUTO_WD_SIDE = 4
+
+
+def auto_heuristic(height: int, width: int, goal: Goal) -> tuple[str, str]:
+    """The heuristic ``auto`` picks, and a hint (empty if none) naming a build that would help.
+
+    The strongest pattern database already built (with the walking distance unless it is the
+    7-8 one); else the walking and inversion distances where their tables build in well under a
+    second; else linear conflict. It never starts a table build."""
+    from . import pdb
+
+    wd_ok = max(height, width) <= AUTO_WD_SIDE and min(height, width) >= 2
+    built = pdb.built(height, width, goal)
+    shipped = pdb.SHIPPED.get((height, width), ())
+    hint = ""
+    if shipped and (not built or built[0] != shipped[0]):
+        hint = (f"a stronger bound: {pdb.build_command(shipped[0], height, width, goal)}"
+                + (" (a few minutes, about 600 MB)" if shipped[0] == "7-8" else ""))
+    if built:
+        return f"pdb:{built[0]}" + ("+wd" if wd_ok and built[0] != "7-8" else ""), hint
+    return ("wd+id" if wd_ok else "lc"), hint

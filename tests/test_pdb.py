@@ -1,0 +1,178 @@
+"""Additive pattern databases: the breadth-first build, admissibility on every state of small
+boards, the kernel's incremental ranks (direct and mirrored) against the plain values, the table
+store and the ``tables build`` command. Every table is built in a temporary directory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from naive import bfs_distances, check_pruning
+from npuzzle import Board, InvalidBoardError, MissingTableError, NPuzzleError
+from npuzzle.cli import main
+from npuzzle.board import goal_cell
+from npuzzle.heuristics import pdb
+from npuzzle.heuristics.registry import auto_heuristic, evaluate
+from npuzzle.instances import benchmark_set, random_walk
+from npuzzle.search import solve
+from npuzzle.search.idastar import idastar, optimal_lengths
+
+GOALS = ["standard", "blank-first"]
+SMALL = [((2, 3), "3-2"), ((3, 2), "2-3"), ((2, 4), "4-3"), ((3, 3), "4-4"), ((3, 3), "3-3-2")]
+
+
+@pytest.fixture(autouse=True)
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
+    pdb._load.cache_clear()
+    yield tmp_path
+    pdb._load.cache_clear()
+
+
+def test_rank_is_a_bijection_onto_the_placements():
+    n, k = 6, 3
+    import itertools
+
+    ranks = sorted(pdb.rank(list(cells), n) for cells in itertools.permutations(range(n), k))
+    assert ranks == list(range(pdb.placements(n, k)))
+
+
+def test_one_pattern_of_every_tile_is_the_exact_distance():
+    """With every tile in the pattern, every move counts: the table is the BFS distance."""
+    for goal in GOALS:
+        pdb.build("5", 2, 3, goal)
+        for tiles, d in bfs_distances(2, 3, goal).items():
+            assert evaluate(Board(2, 3, tiles), goal, "pdb:5") == d
+
+
+def table_values(tiles: np.ndarray, name: str, h: int, w: int, goal: str, mirrored: bool) -> np.ndarray:
+    """The summed pattern values of every row of ``tiles`` (numpy, independent of the kernel's
+    and the registry's ranking code), looked up directly or on the transposed board."""
+    n = h * w
+    part = pdb.load_partition(name, h, w, goal)
+    if mirrored:
+        home = [goal_cell(t, n, goal) for t in range(n)]
+        tile_at = {c: t for t, c in enumerate(home)}
+        transpose = np.array([(c % w) * w + c // w for c in range(n)])
+        relabel = np.array([tile_at[int(transpose[home[t]])] for t in range(n)])
+        out = np.empty_like(tiles)
+        out[:, transpose] = relabel[tiles]
+        tiles = out
+    where = np.argsort(tiles, axis=1)  # where[s, tile] = cell
+    total = np.zeros(len(tiles), dtype=np.int64)
+    for p, g in enumerate(part.groups):
+        rank = np.zeros(len(tiles), dtype=np.int64)
+        for i, t in enumerate(g):
+            cell = where[:, t]
+            below = sum((where[:, e] < cell).astype(np.int64) for e in g[:i])
+            rank = rank * (n - i) + cell - below
+        total += np.asarray(part.data)[int(part.offsets[p]) + rank]
+    return total
+
+
+@pytest.mark.parametrize("shape, name", SMALL)
+@pytest.mark.parametrize("goal", GOALS)
+def test_every_state_pdb_is_admissible_and_kernel_lengths_are_optimal(shape, name, goal):
+    h, w = shape
+    pdb.build(name, h, w, goal)
+    distances = bfs_distances(h, w, goal)
+    states = np.array(list(distances), dtype=np.int64)
+    exact = np.array(list(distances.values()))
+    direct = table_values(states, name, h, w, goal, False)
+    assert (direct <= exact).all() and direct.sum() > 0.6 * exact.sum()  # admissible, not weak
+    if h == w:
+        assert (table_values(states, name, h, w, goal, True) <= exact).all()
+    step = max(1, len(states) // 2000)
+    sample = [Board(h, w, tuple(int(x) for x in t)) for t in states[::step]]
+    for i in range(0, len(states), len(states) // 40):
+        assert direct[i] <= evaluate(Board(h, w, tuple(int(x) for x in states[i])), goal, f"pdb:{name}") <= exact[i]
+    lengths, _ = optimal_lengths(sample, goal=goal, heuristic=f"pdb:{name}+wd+id")
+    assert lengths == [distances[b.tiles] for b in sample]
+
+
+@pytest.mark.parametrize("shape, name", [((3, 3), "4-4"), ((3, 3), "3-3-2"), ((2, 4), "4-3"), ((4, 4), "5-5-5")])
+def test_kernel_prunes_exactly_as_the_python_heuristic(shape, name):
+    """Per iteration, as many nodes as a naive search using the plain value (mirrored lookups
+    included on square boards): the kernel's ranks and sums are right at every node."""
+    goal = "blank-first"
+    pdb.build(name, *shape, goal)
+    heuristic = f"pdb:{name}"
+    for seed in range(2):
+        b = random_walk(*shape, 30, seed=seed, goal=goal)
+        if b.is_goal(goal):
+            continue
+        check_pruning(lambda x: idastar(x, goal=goal, heuristic=heuristic), b, goal,
+                      lambda t: evaluate(Board(*shape, t), goal, heuristic))
+
+
+def test_mirrored_lookup_is_used_on_square_boards():
+    pdb.build("4-4", 3, 3, "standard")
+    boards = [Board(3, 3, t) for t in list(bfs_distances(3, 3))[::50]]
+    part = pdb.load_partition("4-4", 3, 3, "standard")
+    direct = []
+    for b in boards:
+        where = {t: c for c, t in enumerate(b.tiles)}
+        direct.append(sum(int(part.data[int(part.offsets[p]) + pdb.rank([where[t] for t in g], 9)])
+                          for p, g in enumerate(part.groups)))
+    values = [evaluate(b, "standard", "pdb:4-4") for b in boards]
+    assert all(v >= d for v, d in zip(values, direct))
+    assert sum(values) > sum(direct)
+
+
+def test_korf_instances_with_5_5_5(korf100):
+    pdb.build("5-5-5", 4, 4, "blank-first")
+    for inst in benchmark_set("korf100", [1, 2, 12, 40]):
+        assert evaluate(inst.board, inst.goal, "pdb:5-5-5") <= inst.optimal_length
+        s = idastar(inst.board, goal=inst.goal, heuristic="pdb:5-5-5+wd")
+        assert s.optimal and s.length == inst.optimal_length
+
+
+def test_partitions_by_name():
+    assert pdb.groups_for("7-8", 4, 4, "blank-first") == (tuple(range(1, 8)), tuple(range(8, 16)))
+    assert pdb.groups_for("6-6-3", 4, 4, "blank-first")[0] == (1, 2, 3)
+    assert pdb.groups_for("6-6-3", 4, 4, "standard")[0] == (13, 14, 15)
+    with pytest.raises(InvalidBoardError, match="'4-4'"):
+        pdb.groups_for("4-4", 4, 4)
+    with pytest.raises(InvalidBoardError, match="'x-y'"):
+        pdb.groups_for("x-y", 3, 3)
+
+
+def test_missing_table_names_the_build_command():
+    with pytest.raises(MissingTableError, match="npuzzle tables build pdb:6-6-3 --shape 4x4 --goal standard"):
+        idastar(Board(4, 4, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15)), heuristic="pdb:6-6-3")
+
+
+def test_build_refuses_without_memory(monkeypatch):
+    monkeypatch.setattr(pdb, "available_memory", lambda: 10**6)
+    with pytest.raises(NPuzzleError, match="needs about .* GiB"):
+        pdb.build("5-5-5", 4, 4)
+
+
+def test_auto_uses_the_strongest_built_table_and_names_the_build():
+    name, hint = auto_heuristic(4, 4, "standard")
+    assert name == "wd+id" and "npuzzle tables build pdb:7-8 --shape 4x4 --goal standard" in hint
+    pdb.build("5-5-5", 4, 4, "standard")
+    assert auto_heuristic(4, 4, "standard")[0] == "pdb:5-5-5+wd"
+    b = Board(4, 4, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15))
+    s = solve(b)
+    assert s.heuristic == "pdb:5-5-5+wd" and s.length == 1 and "pdb:7-8" in s.note
+
+
+def test_cli_build_list_remove(store, capsys):
+    assert main(["tables", "build", "pdb:3-2", "--shape", "2x3", "--goal", "blank-first"]) == 0
+    out = capsys.readouterr().out
+    assert "{1 2 3}, {4 5}" in out and "stored" in out
+    assert main(["tables", "build", "pdb:3-2", "--shape", "2x3", "--goal", "blank-first"]) == 0
+    assert "already built" in capsys.readouterr().out
+    assert main(["tables", "list"]) == 0
+    listing = capsys.readouterr().out
+    assert "pdb 2x3 goal blank-first pattern 1.2.3-4.5" in listing
+    assert main(["solve", "1 2 0/3 4 5", "--goal", "blank-first", "--heuristic", "pdb:3-2", "--json"]) == 0
+    assert '"heuristic": "pdb:3-2"' in capsys.readouterr().out
+    name = listing.split("\n")[1].split(":")[0]
+    assert main(["tables", "remove", name]) == 0
+    assert main(["tables", "build", "pdb:9-9", "--shape", "2x3"]) == 1
+    assert "has 18 tiles" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["solve", "1 2 0/3 4 5", "--heuristic", "lc+wd"])
+    assert exit_info.value.code == 2 and "lc does not combine" in capsys.readouterr().err
