@@ -284,7 +284,7 @@ def _run(
 
     from .._kernels.idastar import EXHAUSTED, FOUND, iteration, line_keys
 
-    t, mv = _setup(board.height, board.width, goal, order)
+    t, mv, lt = _setup(board.height, board.width, goal, order, heuristic == "lc")
     kh = kernel_heuristic(heuristic, board.height, board.width, goal)
     row0 = np.zeros(kh.columns, np.int64)
     if kh.spec.extended:
@@ -295,7 +295,6 @@ def _run(
     bound = h0 + ((h0 & 1) ^ parity)
     n, w, h = board.size, board.width, board.height
     cells = np.array(board.tiles, dtype=np.uint64)
-    lt = line_tables(h, w, t, heuristic == "lc")
     row_of, col_of = _rows_cols(h, w)
     rowkey = np.zeros(h, np.uint64)
     colkey = np.zeros(w, np.uint64)
@@ -367,11 +366,8 @@ def optimal_lengths(
         b.require_solvable(goal)
     from .._kernels.idastar import lengths as lengths_kernel
 
-    n = h * w
-    t = tables(h, w, goal)
+    t, mv, lt = _setup(h, w, goal, order, heuristic == "lc")
     kh = kernel_heuristic(heuristic, h, w, goal)
-    lt = line_tables(h, w, t, heuristic == "lc")
-    mv = moves_for(t, n, ORDERS[order])
     row_of, col_of = _rows_cols(h, w)
     cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
@@ -386,10 +382,10 @@ def optimal_lengths(
 
 
 @functools.cache
-def _setup(height: int, width: int, goal: Goal, order: str) -> tuple[Tables, Moves]:
-    """The shape's tables and move rows, made once (the kernel only reads them)."""
+def _setup(height: int, width: int, goal: Goal, order: str, use_lc: bool) -> tuple[Tables, Moves, LineTables]:
+    """The shape's tables, move rows and linear-conflict tables, made once (kernels only read them)."""
     t = tables(height, width, goal)
-    return t, moves_for(t, height * width, ORDERS[order])
+    return t, moves_for(t, height * width, ORDERS[order]), line_tables(height, width, t, use_lc)
 
 
 def _rows_cols(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
