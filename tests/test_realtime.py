@@ -21,6 +21,7 @@ from npuzzle.search.realtime import (
     realtime_report,
     realtime_solve,
     replay_directions,
+    solution_report,
 )
 
 SMALL = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 3), (3, 5), (3, 3), (4, 4), (5, 2), (2, 7), (5, 5), (6, 4)]
@@ -151,6 +152,15 @@ def test_report():
     assert len(tiles) - 2 * wasted == md
     assert realtime_report(board, realtime_array(board))["wasted"] == wasted
     assert realtime_report(board, len(tiles))["wasted"] is None
+
+
+@pytest.mark.parametrize("shape", [(5, 7), (9, 4), (6, 6)])
+@pytest.mark.parametrize("goal", ["standard", "blank-first"])
+@pytest.mark.parametrize("method", REALTIME_METHODS)
+def test_report_of_a_verified_solution_equals_the_replayed_one(shape, goal, method):
+    board = random_board(*shape, 11, goal)
+    solution = realtime_solve(board, goal=goal, method=method)
+    assert solution_report(solution) == realtime_report(board, solution.moves, goal=goal)
 
 
 def test_solved_board_needs_no_moves():

@@ -291,9 +291,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _realtime_report(solution) -> dict:
-    from .search.realtime import realtime_report
+    from .search.realtime import solution_report
 
-    return realtime_report(solution.board, solution.moves, goal=solution.goal)
+    return solution_report(solution)
 
 
 def _solve_streaming(board: Board, args: argparse.Namespace) -> None:

@@ -297,14 +297,26 @@ def realtime_report(
     moves are replayed and checked). ``moves`` is a count, blank directions (a uint8 array or
     ``PackedMoves``) or the tiles pushed (any other sequence)."""
     check_goal(goal)
-    wasted = None
     if isinstance(moves, int):
-        count, md = moves, board.manhattan(goal)
-    else:
-        if not isinstance(moves, (np.ndarray, PackedMoves)):
-            moves = directions_of(board, moves)
-        replayed = replay_directions(board, moves, goal=goal)
-        count, md, wasted = replayed["moves"], replayed["manhattan"], replayed["wasted"]
+        return _figures(board, moves, board.manhattan(goal), None)
+    if not isinstance(moves, (np.ndarray, PackedMoves)):
+        moves = directions_of(board, moves)
+    replayed = replay_directions(board, moves, goal=goal)
+    return _figures(board, replayed["moves"], replayed["manhattan"], replayed["wasted"])
+
+
+def solution_report(solution: Solution) -> dict[str, Any]:
+    """``realtime_report`` of a solution that has already been replayed and checked (every
+    ``Solution`` returned as solved has been): each move changes the Manhattan distance by one
+    and the last one reaches the goal, so the wasted moves are (moves - distance) / 2 without a
+    second replay."""
+    if not solution.solved or solution.length is None:
+        raise ValueError("a report needs a solved position")
+    md = solution.board.manhattan(solution.goal)
+    return _figures(solution.board, solution.length, md, (solution.length - md) // 2)
+
+
+def _figures(board: Board, count: int, md: int, wasted: int | None) -> dict[str, Any]:
     cube = board.height * board.width * (board.height + board.width) / 2
     report: dict[str, Any] = {
         "height": board.height,
