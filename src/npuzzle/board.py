@@ -78,6 +78,14 @@ def check_goal(goal: str) -> Goal:
     return goal  # type: ignore[return-value]
 
 
+def check_shape(height: int, width: int) -> None:
+    """Raise ``InvalidBoardError`` unless ``height x width`` is a board shape (both at least 2)."""
+    if not isinstance(height, int) or not isinstance(width, int):
+        raise InvalidBoardError("height and width must be integers")
+    if height < 2 or width < 2:
+        raise InvalidBoardError(f"a board needs at least 2 rows and 2 columns, not {height}x{width}")
+
+
 def goal_cell(tile: int, size: int, goal: Goal = "standard") -> int:
     """The cell (row-major index) where ``tile`` belongs in the goal of a board of ``size`` cells."""
     if goal == "blank-first":
@@ -102,12 +110,7 @@ class Board:
     _blank: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.height, int) or not isinstance(self.width, int):
-            raise InvalidBoardError("height and width must be integers")
-        if self.height < 2 or self.width < 2:
-            raise InvalidBoardError(
-                f"a board needs at least 2 rows and 2 columns, not {self.height}x{self.width}"
-            )
+        check_shape(self.height, self.width)
         tiles = tuple(self.tiles)
         object.__setattr__(self, "tiles", tiles)
         size = self.height * self.width

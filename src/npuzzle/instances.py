@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from .board import Board, Goal, check_goal, goal_tiles
+from .board import Board, Goal, check_goal, check_shape, goal_tiles
 from .errors import InvalidBoardError
 
 BENCHMARK_SETS: tuple[str, ...] = ("korf100", "korf50")
@@ -79,17 +79,12 @@ def _rng(rng_or_seed: Any):
     return np.random.default_rng(rng_or_seed)
 
 
-def _check_shape(height: int, width: int) -> None:
-    if not isinstance(height, int) or not isinstance(width, int) or height < 2 or width < 2:
-        raise InvalidBoardError(f"a board needs at least 2 rows and 2 columns, not {height}x{width}")
-
-
 def random_board(height: int, width: int, rng_or_seed: Any = None, goal: Goal = "standard") -> Board:
     """A uniformly random solvable position: a random permutation, made solvable (if it is not)
     by swapping two tiles that are not the blank. Each solvable position is reached from
     exactly two permutations, so all are equally likely. ``rng_or_seed``: a numpy
     ``Generator``, a seed or ``None``."""
-    _check_shape(height, width)
+    check_shape(height, width)
     check_goal(goal)
     tiles = _rng(rng_or_seed).permutation(height * width).tolist()
     board = Board(height, width, tuple(tiles))
@@ -102,7 +97,7 @@ def random_board(height: int, width: int, rng_or_seed: Any = None, goal: Goal = 
 
 def random_walk(height: int, width: int, steps: int, seed: Any = None, goal: Goal = "standard") -> Board:
     """The goal scrambled by ``steps`` random moves of the blank, never undoing the last one."""
-    _check_shape(height, width)
+    check_shape(height, width)
     check_goal(goal)
     if not isinstance(steps, int) or steps < 0:
         raise InvalidBoardError(f"the number of steps must be a whole number >= 0, not {steps!r}")

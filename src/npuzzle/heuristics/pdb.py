@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import tables as store
-from ..board import Board, Goal, check_goal, goal_cell
+from ..board import Goal, check_goal, check_shape, goal_cell
 from ..errors import InvalidBoardError, MissingTableError, NPuzzleError
 
 KIND = "pdb"
@@ -115,7 +115,7 @@ def build_command(name: str, height: int, width: int, goal: Goal) -> str:
 
 def _check(height: int, width: int, goal: Goal) -> None:
     check_goal(goal)
-    Board.goal(height, width)
+    check_shape(height, width)
     if height * width > MAX_CELLS:
         raise InvalidBoardError(f"pattern databases handle boards of at most {MAX_CELLS} cells, "
                                 f"not {height}x{width}")

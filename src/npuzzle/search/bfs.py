@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import tables as store
-from ..board import Board, Goal, check_goal
+from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, TableFormatError
 from .idastar import tables as move_tables
 from .limits import Solution, Stats, solved
@@ -60,7 +60,7 @@ class Space:
 
 
 def _check_shape(height: int, width: int, limit: int, what: str) -> None:
-    Board.goal(height, width)  # validates the shape itself
+    check_shape(height, width)
     if height * width > limit:
         raise InvalidBoardError(
             f"a {height}x{width} board has {height * width} cells; {what} handles at most {limit}"
