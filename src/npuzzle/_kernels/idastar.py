@@ -239,11 +239,13 @@ def _iteration_kernel(mode):
                     ic = cur_ic
                     if vertical:
                         up = np.int64(row_of[q] < row_of[blank])
-                        ir = np.int64(tr_r[((ir << 1) + 1 - up) * height + goal_row[t]])
+                        step = np.int64(tr_r[((ir << 1) + 1 - up) * height + goal_row[t]])
+                        ir = step >> 1
                     else:
                         left = np.int64(col_of[q] < col_of[blank])
-                        ic = np.int64(tr_c[((ic << 1) + 1 - left) * width + goal_col[t]])
-                    hc = np.int64(wd_r[ir]) + np.int64(wd_c[ic])
+                        step = np.int64(tr_c[((ic << 1) + 1 - left) * width + goal_col[t]])
+                        ic = step >> 1
+                    hc = cur_md + 2 * (step & 1) - 1  # every move changes it by one
                     md = hc  # same parity as every solution, like the Manhattan distance
                 if use_id and hc <= room:
                     iv = cur_iv
@@ -251,7 +253,7 @@ def _iteration_kernel(mode):
                     if vertical:
                         iv += _passed(board, home, t, q, blank)
                     else:
-                        ih += _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank)
+                        ih += _passed_columns(board, goal_cm, width, nn, t, q, blank)
                     hid = id_v[iv] + id_h[ih]
                     hid += (hid ^ md) & 1
                     if hid > hc:
@@ -352,20 +354,24 @@ def _passed(board, home, t, q, blank):
 
 
 @njit(inline=True)
-def _passed_columns(board, goal_cm, cm, cm_cell, t, q, blank):
-    """``_passed`` for a horizontal move, reading the board column by column (``cm[cell]`` is
-    the cell's column-major position, ``cm_cell`` its inverse, ``goal_cm[tile]`` the goal's)."""
+def _passed_columns(board, goal_cm, width, nn, t, q, blank):
+    """``_passed`` for a horizontal move, reading the board column by column (``goal_cm[tile]``
+    is the tile's goal position in that order). Between two neighbours of a row, that order
+    has the cells below the left one and those above the right one."""
     ht = goal_cm[t]
-    a = cm[q]
-    b = cm[blank]
+    w = np.uint64(width)
     d = 0
-    if a > b:
-        for i in range(b + ONE, a):
-            d += np.int64(ht > goal_cm[board[cm_cell[i]]])
+    if q > blank:  # t moves back in the order
+        for c in range(blank + w, nn, w):
+            d += np.int64(ht > goal_cm[board[c]])
+        for c in range(q % w, q, w):
+            d += np.int64(ht > goal_cm[board[c]])
     else:
-        for i in range(a + ONE, b):
-            d += np.int64(goal_cm[board[cm_cell[i]]] > ht)
-    return 2 * d - np.int64(a - b if a > b else b - a) + 1
+        for c in range(q + w, nn, w):
+            d += np.int64(goal_cm[board[c]] > ht)
+        for c in range(blank % w, blank, w):
+            d += np.int64(goal_cm[board[c]] > ht)
+    return 2 * d - np.int64(nn // w) + 1
 
 
 @njit(inline=True)

@@ -107,6 +107,7 @@ class KernelHeuristic:
         if self.spec.wd:
             row[H_ROW], row[H_COL] = walking_indices(board, self.goal)
             h = int(ext[0][row[H_ROW]]) + int(ext[2][row[H_COL]])
+            row[H_MD] = h  # the kernel then keeps the walking distance there
         if self.spec.id:
             row[H_INV_V], row[H_INV_H] = inversion_counts(board, self.goal)
             h = max(h, _up_to_parity(int(ext[6][row[H_INV_V]] + ext[7][row[H_INV_H]]), md))
@@ -166,7 +167,7 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
     wd = (u8, i32, u8, i32)
     if spec.wd:
         rows, cols = walking_tables(height, width, goal)
-        wd = (rows.dist, rows.trans, cols.dist, cols.trans)
+        wd = (rows.dist, rows.steps, cols.dist, cols.steps)
         mode |= WD
     inv = (i64, i64, u64, u64, i64)
     if spec.id:

@@ -14,8 +14,9 @@ distance changes by exactly one on every move and keeps the parity of the soluti
 A ``WalkingTable`` numbers the reachable tables in BFS order (0 is the goal) and holds
 ``dist[index]`` and ``trans[(index * 2 + direction) * lines + goal_line]``: the table reached
 when the blank's line steps up (direction 0) or down (1) and the tile that crosses into its
-old line belongs to ``goal_line`` (-1 if there is no such tile). The search kernel updates the
-index with that one lookup. For a 4x4 board there are 24,964 tables and the largest distance
+old line belongs to ``goal_line`` (-1 if there is no such tile). ``steps`` holds the same
+entries as ``2 * index + (1 if the distance grows else 0)``: the search kernel updates the
+index and the distance with that one lookup. For a 4x4 board there are 24,964 tables and the largest distance
 is 35 per direction (70 for the walking distance).
 """
 
@@ -45,6 +46,7 @@ class WalkingTable:
     index: dict[tuple[int, ...], int]  # flat table + (blank line,) -> index
     dist: np.ndarray  # uint8, distance of each table to the goal's
     trans: np.ndarray  # int32, see the module docstring
+    steps: np.ndarray  # int32, likewise
 
     def __len__(self) -> int:
         return len(self.dist)
@@ -92,7 +94,11 @@ def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> Walking
     trans = np.full(len(states) * 2 * lines, -1, dtype=np.int32)
     for i, direction, g, key in edges:
         trans[(i * 2 + direction) * lines + g] = index[key]
-    return WalkingTable(lines, cells, goal_blank_line, index, np.array(dist, dtype=np.uint8), trans)
+    dist_of = np.array(dist, dtype=np.uint8)
+    source = np.arange(len(trans)) // (2 * lines)
+    grows = dist_of[np.maximum(trans, 0)] > dist_of[source]
+    steps = np.where(trans >= 0, 2 * trans + grows, -1).astype(np.int32)
+    return WalkingTable(lines, cells, goal_blank_line, index, dist_of, trans, steps)
 
 
 @functools.cache
