@@ -178,7 +178,7 @@ def _iteration_kernel(mode):
         lis = np.empty(max(width, height), np.int64)
         status = EXHAUSTED
         if extended:  # the tables, and the current node's components
-            (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, cm, cm_cell, goal_cm,
+            (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, goal_cm,
              pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext
             npat = (hst.shape[1] - H_PAT) // 4
             md = 0

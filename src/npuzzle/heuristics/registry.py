@@ -169,14 +169,11 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
         rows, cols = walking_tables(height, width, goal)
         wd = (rows.dist, rows.steps, cols.dist, cols.steps)
         mode |= WD
-    inv = (i64, i64, u64, u64, i64)
+    inv = (i64, i64, i64)
     if spec.id:
         pairs = n * (n - 1) // 2
-        cm = np.array([(c % width) * height + c // width for c in range(n)], dtype=np.uint64)
-        cm_cell = np.zeros(n, dtype=np.uint64)
-        cm_cell[cm.astype(np.int64)] = np.arange(n, dtype=np.uint64)
-        inv = (id_table(pairs, width - 1), id_table(pairs, height - 1), cm, cm_cell,
-               cm[np.array(home, dtype=np.int64)].astype(np.int64))
+        column_major = np.array([(c % width) * height + c // width for c in home], dtype=np.int64)
+        inv = (id_table(pairs, width - 1), id_table(pairs, height - 1), column_major)
         mode |= ID
     pat = (u8, i64, i64, i64, i64, i64, i64, i64, u64)
     partition = None
