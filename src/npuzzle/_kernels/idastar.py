@@ -251,7 +251,7 @@ def _iteration_kernel(mode):
                     iv = cur_iv
                     ih = cur_ih
                     if vertical:
-                        iv += _passed(board, home, t, q, blank)
+                        iv += _passed(board, t, q, blank)
                     else:
                         ih += _passed_columns(board, goal_cm, width, nn, t, q, blank)
                     hid = id_v[iv] + id_h[ih]
@@ -339,17 +339,17 @@ def _iteration_kernel(mode):
 
 
 @njit(inline=True)
-def _passed(board, home, t, q, blank):
+def _passed(board, t, q, blank):
     """Change of the row-major inversion count when ``t`` moves vertically from ``q`` to
-    ``blank``: it passes the tiles between the two cells."""
-    ht = home[t]
+    ``blank``: it passes the tiles between the two cells. Both goals number the tiles in
+    row-major goal order, so tiles compare by their numbers."""
     d = 0  # passed tiles that form an inversion with ``t`` after the move (the others stop)
     if q > blank:
         for c in range(blank + ONE, q):
-            d += np.int64(ht > home[board[c]])
+            d += np.int64(t > board[c])
     else:
         for c in range(q + ONE, blank):
-            d += np.int64(home[board[c]] > ht)
+            d += np.int64(board[c] > t)
     return 2 * d - np.int64(q - blank if q > blank else blank - q) + 1
 
 
