@@ -3,19 +3,42 @@
 A state is a placement of the pattern's k tiles on the n cells together with the blank's cell.
 Moving a pattern tile costs 1; moving any other tile costs nothing, so the blank roams freely
 over the connected region of free cells around it. The search therefore goes level by level
-(level d holds the states at cost d): a state taken from level d first floods its blank's region
-(all at cost d), then every pattern tile next to the region may step into it, reaching level
-d + 1 with the blank where the tile was. A placement's value is the lowest level of any of its
-states (the blank may be anywhere).
-
-Storage. ``codes`` keeps two bits per state, at ``rank * f + i`` (f = n - k free cells, i = the
-blank's cell counted among the free cells): 0 unseen, 3 done, and 1 / 2 for the current and the
-next level, whose roles swap from level to level (so nothing is ever relabelled). ``dist`` keeps
-one byte per placement (255 until reached).
+(level d holds the states at cost d): a state on level d first floods its blank's region (all at
+cost d), then every pattern tile next to the region may step into it, reaching level d + 1 with
+the blank where the tile was. A placement's value is the lowest level of any of its states (the
+blank may be anywhere).
 
 Ranking (perfect, shared with the IDA* kernel): the i-th tile's digit, base n - i, counts the
 free cells below its cell once tiles 0..i-1 are placed; the rank is the mixed-radix number of
-the digits.
+the digits, tile i's weight ``mult[i]`` the product of the later bases.
+
+Storage. ``codes`` holds one word per placement (rank) with two bits per cell, bits 2c and
+2c + 1 for the blank on cell c: 0 unseen, 3 done, and 1 / 2 for the current and the next level,
+whose roles swap from level to level (so nothing is ever relabelled); the fields of the pattern's
+own cells stay 0. ``dist`` keeps one byte per placement (255 until reached).
+
+A level scans ``codes`` in rank order. A placement with fields on level d is unranked by table
+look-ups (``unrank_tables``) and handles all its level-d regions together in one register word:
+each region is flooded once and all its fields become done, then every pattern tile next to the
+region yields a successor, its rank the placement's plus a delta (``_vertical``).
+
+Two choices keep the random memory traffic to one access per successor, and let several of
+those be in flight at once:
+
+- The value is set when a placement is expanded, not when it is reached: ``dist[r] = d`` on the
+  first level on which placement r has a field (sequential access). This is the same value.
+  Every state put on level d + 1 is, by the end of level d + 1, either expanded there or closed
+  by the flood of a region of its own placement expanded on level d or d + 1; so a placement's
+  lowest level is the first level on which one of its states is expanded.
+- Successors are gathered (``BATCH`` of them) and applied later in a loop without branches
+  (``_apply``: an unseen field becomes ``next``). This changes no field's final code on the
+  level: a flood writes "done" only into its own placement and a successor is always another
+  placement, whose level-d fields decide nothing on level d but whether they are expanded, which
+  a successor (writing only into unseen fields) never changes; a field that a flood closes
+  before its successor arrives stays done, as it would have become done after it. Fields are
+  counted where they change from unseen to next, in order, so a state reached twice counts once.
+  ``states`` is the number of such fields; some of them may be closed later in the level, so a
+  level with ``states > 0`` may be followed by one that expands nothing (it returns 0, 0).
 """
 
 from __future__ import annotations
@@ -25,163 +48,211 @@ import numpy as np
 from .jit import njit
 
 UNSEEN = 255
+#: Successors gathered before they are applied (enough to keep many cache misses in flight).
+BATCH = 1024
+#: Placements looked at together when skipping those without a field on the level.
+BLOCK = 16
 
 
 @njit(inline=True)
-def _pop(x, pop16):
+def _pop(x):
     c = 0
-    while x:
-        c += pop16[x & 0xFFFF]
-        x >>= 16
+    while x:  # compiled to one popcount instruction
+        x &= x - 1
+        c += 1
     return c
 
 
 @njit(inline=True)
-def _rank(cells, k, n, pop16):
-    r = 0
-    occ = 0
-    for i in range(k):
-        c = cells[i]
-        r = r * (n - i) + c - _pop(occ & ((1 << c) - 1), pop16)
-        occ |= 1 << c
-    return r
+def _spread(m):
+    """Bit c of a cell mask (cells 0..31) moved to bit 2c: the low bits of the cells' fields."""
+    m = (m | (m << 16)) & 0x0000FFFF0000FFFF
+    m = (m | (m << 8)) & 0x00FF00FF00FF00FF
+    m = (m | (m << 4)) & 0x0F0F0F0F0F0F0F0F
+    m = (m | (m << 2)) & 0x3333333333333333
+    return (m | (m << 1)) & 0x5555555555555555
 
 
 @njit(inline=True)
-def _code(codes, s):
-    return (codes[s >> 2] >> ((s & 3) << 1)) & 3
+def _vertical(a, i, width, tile_at, mult):
+    """Rank change when tile ``i`` steps down from cell ``a`` to ``a + width`` (the negative for
+    the step up back). Its digit grows by ``width`` less the earlier tiles on the cells strictly
+    between; each later tile there is now below it rather than above, and its digit grows by 1.
+    ``tile_at[c]`` is the tile on cell c (k, whose weight ``mult[k]`` is 0, on a free cell)."""
+    mi = mult[i]
+    step = width * mi
+    for c in range(a + 1, a + width):
+        j = tile_at[c]
+        step += mult[j] if j > i else -mi
+    return step
 
 
 @njit(inline=True)
-def _set_code(codes, s, value):
-    shift = (s & 3) << 1
-    codes[s >> 2] = (codes[s >> 2] & ~np.uint8(3 << shift)) | np.uint8(value << shift)
+def _apply(codes, buf, nb, nxt):
+    """Put the unseen fields among the ``nb`` gathered successors on the next level; return how
+    many changed. Entries are ``rank << 6 | 2 * cell``. No branch waits on a load."""
+    new_states = 0
+    for j in range(nb):
+        e = buf[j]
+        r2 = e >> 6
+        shift = e & 63
+        y = np.int64(codes[r2])
+        new = np.int64(((y >> shift) & 3) == 0)
+        codes[r2] = y | ((new * nxt) << shift)
+        new_states += new
+    return new_states
 
 
 @njit
-def start(codes, dist, goal_cells, k, n, goal_blank, pop16):
+def start(codes, goal_rank, goal_blank):
     """Put the goal placement with the goal blank on level 0 (code 1)."""
-    r = _rank(goal_cells, k, n, pop16)
-    occ = 0
-    for i in range(k):
-        occ |= 1 << goal_cells[i]
-    f = n - k
-    i = _pop(~occ & ((1 << goal_blank) - 1) & ((1 << n) - 1), pop16)
-    _set_code(codes, r * f + i, 1)
-    dist[r] = 0
+    codes[goal_rank] = np.int64(codes[goal_rank]) | (1 << (2 * goal_blank))
 
 
 @njit
-def level(codes, dist, k, n, width, d, cur, digits_hi, digits_lo, lo_count, nbr, pop16):
+def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, nbr, buf):
     """Expand every state on level ``d`` (code ``cur``), putting new states on level d + 1
-    (code ``3 - cur``). Returns the number of states put on level d + 1 and of placements first
-    reached there (a level may reach no new placement but new blank regions of known ones).
-
-    ``codes`` is scanned eight bytes at a time (words without a ``cur`` field are skipped).
-    A rank is unranked with one division: ``digits_hi[rank // lo_count]`` and
-    ``digits_lo[rank % lo_count]`` hold the digits of the first and the last tiles."""
-    f = n - k
-    nxt = 3 - cur
+    (code ``3 - cur``). Returns the number of fields put on level d + 1 and of placements whose
+    value is d (see the module docstring)."""
+    k_hi = hi_cells.shape[1]
+    k_lo = lo_pos.shape[1]
+    k = k_hi + k_lo
+    lo_count = lo_pos.shape[0]
     full = (1 << n) - 1
     left_col = 0
-    for r in range(n // width):
-        left_col |= 1 << (r * width)
+    for row in range(n // width):
+        left_col |= 1 << (row * width)
     right_col = left_col << (width - 1)
-    k_hi = digits_hi.shape[1]
-    cells = np.empty(k, np.int64)
-    pre_rank = np.empty(k + 1, np.int64)
-    pre_occ = np.empty(k + 1, np.int64)
+    fives = _spread(full)
+    pattern = fives if cur == 1 else fives << 1
+    nxt = 3 - cur
+    cells = np.zeros(k, np.int64)
+    tile_at = np.full(n, k, np.int64)
+    free_hi = np.zeros(n, np.int64)
+    hi_base = -lo_count  # ranks hi_base .. hi_base + lo_count - 1 share the first k_hi cells
+    occ_hi = 0
     found = 0
     states = 0
-    words = codes.view(np.uint64)
-    fives = np.uint64(0x5555555555555555)
-    pattern = np.uint64(cur) * fives
-    for word in range(words.shape[0]):
-        x = words[word] ^ pattern
-        hits = ~(x | (x >> np.uint64(1))) & fives  # the low bit of every field equal to cur
-        while hits:
-            bit = hits & (~hits + np.uint64(1))
-            hits ^= bit
-            s = word * 32 + _pop(np.int64(bit - np.uint64(1)), pop16) // 2
-            if _code(codes, s) != cur:
-                continue  # closed meanwhile by the flood of its region
-            rank = s // f
-            fi = s - rank * f
-            hi = rank // lo_count
-            lo = rank - hi * lo_count
-            for i in range(k_hi):
-                cells[i] = digits_hi[hi, i]
-            for i in range(k - k_hi):
-                cells[k_hi + i] = digits_lo[lo, i]
-            occ = 0
-            pre_rank[0] = 0
-            pre_occ[0] = 0
+    nb = 0
+    size = codes.shape[0]
+    for r0 in range(0, size, BLOCK):
+        r1 = min(r0 + BLOCK, size)
+        any_hit = 0
+        for r in range(r0, r1):
+            y = np.int64(codes[r]) ^ pattern
+            any_hit |= ~(y | (y >> 1)) & fives
+        if any_hit == 0:
+            continue
+        for r in range(r0, r1):
+            x = np.int64(codes[r])
+            y = x ^ pattern
+            hits = ~(y | (y >> 1)) & fives  # the low bit of every field on level d
+            if hits == 0:
+                continue
+            if dist[r] == UNSEEN:
+                dist[r] = d
+                found += 1
             for i in range(k):
-                m = ~occ & full
-                for _ in range(cells[i]):
-                    m &= m - 1
-                pre_rank[i + 1] = pre_rank[i] * (n - i) + cells[i]
-                c = _pop((m & -m) - 1, pop16)
-                cells[i] = c
+                tile_at[cells[i]] = k
+            if r - hi_base >= lo_count:
+                hi = r // lo_count
+                hi_base = hi * lo_count
+                occ_hi = 0
+                for i in range(k_hi):
+                    cells[i] = hi_cells[hi, i]
+                    occ_hi |= 1 << cells[i]
+                for j in range(n - k_hi):
+                    free_hi[j] = hi_free[hi, j]
+            lo = r - hi_base
+            occ = occ_hi
+            for j in range(k_lo):
+                c = free_hi[lo_pos[lo, j]]
+                cells[k_hi + j] = c
                 occ |= 1 << c
-                pre_occ[i + 1] = occ
-            free = ~occ & full
-            m = free
-            for _ in range(fi):
-                m &= m - 1
-            region = m & -m
-            while True:
-                grow = (((region << 1) & ~left_col) | ((region >> 1) & ~right_col)
-                        | (region << width) | (region >> width)) & free
-                grow |= region
-                if grow == region:
-                    break
-                region = grow
-            m = region
-            while m:
-                low = m & -m
-                _set_code(codes, rank * f + _pop(free & (low - 1), pop16), 3)
-                m ^= low
             for i in range(k):
-                pc = cells[i]
-                adj = nbr[pc] & region
-                while adj:
-                    low = adj & -adj
-                    adj ^= low
-                    cells[i] = _pop(low - 1, pop16)
-                    # tiles before i keep their digits: re-rank from tile i on
-                    r2 = pre_rank[i]
-                    o2 = pre_occ[i]
-                    for j2 in range(i, k):
-                        c = cells[j2]
-                        r2 = r2 * (n - j2) + c - _pop(o2 & ((1 << c) - 1), pop16)
-                        o2 |= 1 << c
-                    free2 = free ^ low ^ (1 << pc)
-                    s2 = r2 * f + _pop(free2 & ((1 << pc) - 1), pop16)
-                    if _code(codes, s2) == 0:
-                        _set_code(codes, s2, nxt)
-                        states += 1
-                        if dist[r2] == UNSEEN:
-                            dist[r2] = d + 1
-                            found += 1
-                cells[i] = pc
+                tile_at[cells[i]] = i
+            free = ~occ & full
+            while hits:
+                region = 1 << (_pop((hits & -hits) - 1) >> 1)
+                while True:
+                    grow = region | ((((region << 1) & ~left_col) | ((region >> 1) & ~right_col)
+                                      | (region << width) | (region >> width)) & free)
+                    if grow == region:
+                        break
+                    region = grow
+                fields = _spread(region)
+                hits &= ~fields
+                x |= fields | (fields << 1)
+                # every pattern tile next to the region steps into it; the blank takes its cell
+                m = occ & (region << 1) & ~left_col
+                while m:
+                    low = m & -m
+                    m ^= low
+                    pc = _pop(low - 1)
+                    buf[nb] = ((r - mult[tile_at[pc]]) << 6) | (2 * pc)
+                    nb += 1
+                m = occ & (region >> 1) & ~right_col
+                while m:
+                    low = m & -m
+                    m ^= low
+                    pc = _pop(low - 1)
+                    buf[nb] = ((r + mult[tile_at[pc]]) << 6) | (2 * pc)
+                    nb += 1
+                m = occ & (region << width)
+                while m:
+                    low = m & -m
+                    m ^= low
+                    pc = _pop(low - 1)
+                    buf[nb] = ((r - _vertical(pc - width, tile_at[pc], width, tile_at, mult)) << 6) | (2 * pc)
+                    nb += 1
+                m = occ & (region >> width)
+                while m:
+                    low = m & -m
+                    m ^= low
+                    pc = _pop(low - 1)
+                    buf[nb] = ((r + _vertical(pc, tile_at[pc], width, tile_at, mult)) << 6) | (2 * pc)
+                    nb += 1
+            codes[r] = x
+            if nb >= BATCH:
+                states += _apply(codes, buf, nb, nxt)
+                nb = 0
+    states += _apply(codes, buf, nb, nxt)
     return states, found
 
 
-def digit_tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Digits of every value of the first ``k // 2`` and of the last tiles' mixed-radix parts
-    (see ``level``), and the number of values of the last part."""
+def unrank_tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The look-up tables of ``level`` for k pattern tiles on n cells.
+
+    A rank is ``hi * lo_count + lo``: ``hi`` the mixed-radix number of the first ``k // 2``
+    digits, ``lo`` of the others. ``hi_cells[hi]`` holds the first tiles' cells and
+    ``hi_free[hi]`` the cells left free by them, in increasing order; ``lo_pos[lo]`` holds where
+    in that list the other tiles stand (a digit is an index among the cells still free, so this
+    does not depend on ``hi``). ``mult`` holds the tiles' weights, then 0."""
     k_hi = k // 2
-    hi_bases = [n - i for i in range(k_hi)]
-    lo_bases = [n - i for i in range(k_hi, k)]
-    return _digits(hi_bases), _digits(lo_bases), int(np.prod(lo_bases, dtype=np.int64))
+    hi_cells, hi_free = _select(n, [n - i for i in range(k_hi)])
+    lo_pos, _ = _select(n - k_hi, [n - i for i in range(k_hi, k)])
+    mult = np.zeros(k + 1, dtype=np.int64)
+    for i in range(k):
+        mult[i] = int(np.prod([n - j for j in range(i + 1, k)], dtype=np.int64))
+    return hi_cells.astype(np.int8), hi_free.astype(np.int8), lo_pos.astype(np.int8), mult
 
 
-def _digits(bases: list[int]) -> np.ndarray:
+def _select(n: int, bases: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """For every mixed-radix number over ``bases`` (in order): the items among 0..n-1 its digits
+    pick (each digit an index among the items not yet picked, in increasing order), and the items
+    left, in increasing order."""
     count = int(np.prod(bases, dtype=np.int64)) if bases else 1
-    out = np.zeros((count, len(bases)), dtype=np.int8)
-    rest = np.arange(count, dtype=np.int64)
+    rows = np.arange(count)
+    digits = np.zeros((count, len(bases)), dtype=np.int64)
+    rest = rows.copy()
     for i in range(len(bases) - 1, -1, -1):
-        out[:, i] = rest % bases[i]
+        digits[:, i] = rest % bases[i]
         rest //= bases[i]
-    return out
+    taken = np.zeros((count, n), dtype=bool)
+    picked = np.zeros((count, len(bases)), dtype=np.int64)
+    for i in range(len(bases)):
+        below = np.cumsum(~taken, axis=1) - 1  # index of each free item among the free ones
+        picked[:, i] = np.argmax(~taken & (below == digits[:, i : i + 1]), axis=1)
+        taken[rows, picked[:, i]] = True
+    left = np.argsort(taken, axis=1, kind="stable")[:, : n - len(bases)]
+    return picked, left

@@ -30,8 +30,6 @@ from ..errors import InvalidBoardError, MissingTableError, NPuzzleError
 KIND = "pdb"
 #: Tables from this size on are copied into huge pages when loaded (see ``_huge_page_copy``).
 HUGE_COPY_BYTES = 64 << 20
-#: Number of set bits of every 16-bit value (for the build's cell counts).
-POP16 = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.uint8)
 #: Largest board for pattern databases (ranks and masks are 64-bit).
 MAX_CELLS = 32
 
@@ -121,10 +119,15 @@ def _check(height: int, width: int, goal: Goal) -> None:
                                 f"not {height}x{width}")
 
 
+def code_dtype(n: int) -> type[np.unsignedinteger]:
+    """The build's word per placement: two bits for each of the n cells (see ``_kernels.pdb``)."""
+    return np.uint32 if n <= 16 else np.uint64
+
+
 def build_bytes(groups: tuple[tuple[int, ...], ...], n: int) -> int:
-    """Peak memory of a build: every table plus the largest search's two bits per state."""
+    """Peak memory of a build: every table plus the largest search's word per placement."""
     tables = sum(placements(n, len(g)) for g in groups)
-    return tables + max(placements(n, len(g)) * (n - len(g)) // 4 + 1 for g in groups)
+    return tables + max(placements(n, len(g)) for g in groups) * np.dtype(code_dtype(n)).itemsize
 
 
 def available_memory() -> int | None:
@@ -168,21 +171,20 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
             k = len(g)
             dist = data[offset : offset + size]
             dist[:] = kernel.UNSEEN
-            codes = np.zeros(-(-size * (n - k) // 32) * 8, dtype=np.uint8)  # whole 64-bit words
-            cells = np.array([goal_cell(t, n, goal) for t in g], dtype=np.int64)
-            digits_hi, digits_lo, lo_count = kernel.digit_tables(n, k)
-            kernel.start(codes, dist, cells, k, n, goal_cell(0, n, goal), POP16)
-            bar.advance(1)
+            codes = np.zeros(size, dtype=code_dtype(n))
+            hi_cells, hi_free, lo_pos, mult = kernel.unrank_tables(n, k)
+            buf = np.empty(kernel.BATCH + 4 * k, dtype=np.int64)
+            kernel.start(codes, rank([goal_cell(t, n, goal) for t in g], n), goal_cell(0, n, goal))
             d, cur, top = 0, 1, 0
             while True:
-                states, found = kernel.level(codes, dist, k, n, width, d, cur, digits_hi, digits_lo, lo_count,
-                                             nbr, POP16)
+                bar.note(f"pattern {'.'.join(map(str, g))}: level {d}")
+                states, found = kernel.level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult,
+                                             nbr, buf)
                 bar.advance(found)
-                bar.note(f"pattern {'.'.join(map(str, g))}: level {d + 1}")
+                if found:
+                    top = d
                 if states == 0:
                     break
-                if found:
-                    top = d + 1
                 d, cur = d + 1, 3 - cur
             del codes
             levels.append(top)
