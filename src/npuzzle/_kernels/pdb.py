@@ -110,7 +110,7 @@ def start(codes, goal_rank, goal_blank):
 
 
 @njit
-def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, nbr, buf):
+def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
     """Expand every state on level ``d`` (code ``cur``), putting new states on level d + 1
     (code ``3 - cur``). Returns the number of fields put on level d + 1 and of placements whose
     value is d (see the module docstring)."""
@@ -184,33 +184,24 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, nbr, b
                 hits &= ~fields
                 x |= fields | (fields << 1)
                 # every pattern tile next to the region steps into it; the blank takes its cell
-                m = occ & (region << 1) & ~left_col
+                # a pattern tile next to the region steps into it (the blank takes its cell):
+                # to the left or right (cells at bits 0..31 and 32..63 of m), then up or down
+                m = (occ & (region << 1) & ~left_col) | ((occ & (region >> 1) & ~right_col) << 32)
                 while m:
-                    low = m & -m
-                    m ^= low
-                    pc = _pop(low - 1)
-                    buf[nb] = ((r - mult[tile_at[pc]]) << 6) | (2 * pc)
+                    b = _pop((m & -m) - 1)
+                    m &= m - 1
+                    pc = b & 31
+                    sign = 2 * (b >> 5) - 1
+                    buf[nb] = ((r + sign * mult[tile_at[pc]]) << 6) | (2 * pc)
                     nb += 1
-                m = occ & (region >> 1) & ~right_col
+                m = (occ & (region << width)) | ((occ & (region >> width)) << 32)
                 while m:
-                    low = m & -m
-                    m ^= low
-                    pc = _pop(low - 1)
-                    buf[nb] = ((r + mult[tile_at[pc]]) << 6) | (2 * pc)
-                    nb += 1
-                m = occ & (region << width)
-                while m:
-                    low = m & -m
-                    m ^= low
-                    pc = _pop(low - 1)
-                    buf[nb] = ((r - _vertical(pc - width, tile_at[pc], width, tile_at, mult)) << 6) | (2 * pc)
-                    nb += 1
-                m = occ & (region >> width)
-                while m:
-                    low = m & -m
-                    m ^= low
-                    pc = _pop(low - 1)
-                    buf[nb] = ((r + _vertical(pc, tile_at[pc], width, tile_at, mult)) << 6) | (2 * pc)
+                    b = _pop((m & -m) - 1)
+                    m &= m - 1
+                    pc = b & 31
+                    down = b >> 5
+                    step = _vertical(pc - width + down * width, tile_at[pc], width, tile_at, mult)
+                    buf[nb] = ((r + (2 * down - 1) * step) << 6) | (2 * pc)
                     nb += 1
             codes[r] = x
             if nb >= BATCH:
