@@ -183,7 +183,6 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
                 fields = _spread(region)
                 hits &= ~fields
                 x |= fields | (fields << 1)
-                # every pattern tile next to the region steps into it; the blank takes its cell
                 # a pattern tile next to the region steps into it (the blank takes its cell):
                 # to the left or right (cells at bits 0..31 and 32..63 of m), then up or down
                 m = (occ & (region << 1) & ~left_col) | ((occ & (region >> 1) & ~right_col) << 32)
