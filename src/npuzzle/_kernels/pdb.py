@@ -74,16 +74,17 @@ def _spread(m):
 
 
 @njit(inline=True)
-def _vertical(a, i, width, tile_at, mult):
+def _vertical(a, i, width, earlier, occ, tile_at, mult):
     """Rank change when tile ``i`` steps down from cell ``a`` to ``a + width`` (the negative for
     the step up back). Its digit grows by ``width`` less the earlier tiles on the cells strictly
-    between; each later tile there is now below it rather than above, and its digit grows by 1.
-    ``tile_at[c]`` is the tile on cell c (k, whose weight ``mult[k]`` is 0, on a free cell)."""
-    mi = mult[i]
-    step = width * mi
-    for c in range(a + 1, a + width):
-        j = tile_at[c]
-        step += mult[j] if j > i else -mi
+    between (``earlier``: the cells of tiles 0..i-1); each later tile there is now below it rather
+    than above, and its digit grows by 1."""
+    between = ((1 << (width - 1)) - 1) << (a + 1)
+    step = (width - _pop(earlier & between)) * mult[i]
+    later = occ & between & ~earlier
+    while later:
+        step += mult[tile_at[_pop((later & -later) - 1)]]
+        later &= later - 1
     return step
 
 
@@ -128,6 +129,7 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
     nxt = 3 - cur
     cells = np.zeros(k, np.int64)
     tile_at = np.full(n, k, np.int64)
+    earlier_at = np.zeros(n, np.int64)
     free_hi = np.zeros(n, np.int64)
     hi_base = -lo_count  # ranks hi_base .. hi_base + lo_count - 1 share the first k_hi cells
     occ_hi = 0
@@ -169,8 +171,11 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
                 c = free_hi[lo_pos[lo, j]]
                 cells[k_hi + j] = c
                 occ |= 1 << c
+            earlier = 0
             for i in range(k):
                 tile_at[cells[i]] = i
+                earlier_at[cells[i]] = earlier
+                earlier |= 1 << cells[i]
             free = ~occ & full
             while hits:
                 region = 1 << (_pop((hits & -hits) - 1) >> 1)
@@ -199,7 +204,7 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
                     m &= m - 1
                     pc = b & 31
                     down = b >> 5
-                    step = _vertical(pc - width + down * width, tile_at[pc], width, tile_at, mult)
+                    step = _vertical(pc - width + down * width, tile_at[pc], width, earlier_at[pc], occ, tile_at, mult)
                     buf[nb] = ((r + (2 * down - 1) * step) << 6) | (2 * pc)
                     nb += 1
             codes[r] = x
