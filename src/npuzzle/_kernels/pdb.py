@@ -12,33 +12,41 @@ Ranking (perfect, shared with the IDA* kernel): the i-th tile's digit, base n - 
 free cells below its cell once tiles 0..i-1 are placed; the rank is the mixed-radix number of
 the digits, tile i's weight ``mult[i]`` the product of the later bases.
 
-Storage. ``codes`` holds one word per placement (rank) with two bits per cell, bits 2c and
-2c + 1 for the blank on cell c: 0 unseen, 3 done, and 1 / 2 for the current and the next level,
-whose roles swap from level to level (so nothing is ever relabelled); the fields of the pattern's
-own cells stay 0. ``dist`` keeps one byte per placement (255 until reached).
+Storage. ``codes`` holds one word per placement (indexed by rank; 32 bits up to 16 cells, else
+64) with two bits per cell, bits 2c and 2c + 1 for the blank on cell c: 0 unseen, 3 done, and
+1 / 2 for the current and the next level, whose roles swap from level to level (so nothing is
+ever relabelled); the fields of the pattern's own cells stay 0. Fields by cell rather than by
+free cell cost twice the memory for a half-full board (2 GB for 8 tiles of the 15-puzzle) but
+put a placement in one word, addressed by cell masks without conversion. ``dist`` keeps one byte
+per placement (255 until reached).
 
-A level scans ``codes`` in rank order. A placement with fields on level d is unranked by table
-look-ups (``unrank_tables``) and handles all its level-d regions together in one register word:
-each region is flooded once and all its fields become done, then every pattern tile next to the
-region yields a successor, its rank the placement's plus a delta (``_vertical``).
+A level scans ``codes`` in rank order, ``BLOCK`` placements at a time (blocks without a field on
+the level are skipped). A placement with such fields is unranked by table look-ups
+(``unrank_tables``), its value set if it has none, and its level-d regions handled in one
+register word: each region is flooded once and all its fields become done, then every pattern
+tile next to the region yields a successor, whose rank is the placement's plus a delta: one
+weight ``mult[i]`` for a step along a row (no cell lies between the two), ``_vertical`` for a
+step along a column.
 
-Two choices keep the random memory traffic to one access per successor, and let several of
-those be in flight at once:
+Two choices keep the random memory traffic to one access per successor, several of them in
+flight at once (the cost of a level is the work per placement, not cache misses):
 
-- The value is set when a placement is expanded, not when it is reached: ``dist[r] = d`` on the
-  first level on which placement r has a field (sequential access). This is the same value.
-  Every state put on level d + 1 is, by the end of level d + 1, either expanded there or closed
-  by the flood of a region of its own placement expanded on level d or d + 1; so a placement's
-  lowest level is the first level on which one of its states is expanded.
-- Successors are gathered (``BATCH`` of them) and applied later in a loop without branches
-  (``_apply``: an unseen field becomes ``next``). This changes no field's final code on the
-  level: a flood writes "done" only into its own placement and a successor is always another
-  placement, whose level-d fields decide nothing on level d but whether they are expanded, which
-  a successor (writing only into unseen fields) never changes; a field that a flood closes
-  before its successor arrives stays done, as it would have become done after it. Fields are
-  counted where they change from unseen to next, in order, so a state reached twice counts once.
-  ``states`` is the number of such fields; some of them may be closed later in the level, so a
-  level with ``states > 0`` may be followed by one that expands nothing (it returns 0, 0).
+- A placement's value is set when it is expanded, not when it is reached: ``dist[r] = d`` on the
+  first level on which placement r has a field to expand (sequential access). It is the same
+  value: on its lowest level L the placement has a field (a state is on a level through a field
+  of its region), which is expanded on level L or made done there by the flood of another of its
+  regions expanded on level L; and no field of it is expanded before L.
+- Successors are gathered (``BATCH`` of them) and applied after further placements were
+  expanded, in a loop without branches on the loaded words (``_apply``: an unseen field becomes
+  ``next``). Every field ends the level with the code it would have had: a successor is always
+  another placement (a pattern tile moved), and it writes only into unseen fields, so it changes
+  neither which fields of the level are expanded nor any region's flood; a flood writes "done"
+  into its own placement only, and a field it closes before a successor arrives stays done, as
+  it would once the flood came after. Fields are counted where they change from unseen to next,
+  one entry after the other, so a state reached twice on a level counts once. ``states`` is that
+  count; some of those fields may be made done later on the same level, so a level with
+  ``states > 0`` may be followed by one that expands nothing (and returns 0, 0), which ends the
+  search as well.
 """
 
 from __future__ import annotations
@@ -127,9 +135,8 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
     fives = _spread(full)
     pattern = fives if cur == 1 else fives << 1
     nxt = 3 - cur
-    cells = np.zeros(k, np.int64)
-    tile_at = np.full(n, k, np.int64)
-    earlier_at = np.zeros(n, np.int64)
+    tile_at = np.zeros(n, np.int64)  # on the pattern's cells: the tile there
+    earlier_at = np.zeros(n, np.int64)  # on the pattern's cells: the cells of the earlier tiles
     free_hi = np.zeros(n, np.int64)
     hi_base = -lo_count  # ranks hi_base .. hi_base + lo_count - 1 share the first k_hi cells
     occ_hi = 0
@@ -145,37 +152,36 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
             any_hit |= ~(y | (y >> 1)) & fives
         if any_hit == 0:
             continue
+        live = 0  # bit j: placement r0 + j has a field on level d
         for r in range(r0, r1):
+            y = np.int64(codes[r]) ^ pattern
+            live |= np.int64((~(y | (y >> 1)) & fives) != 0) << (r - r0)
+        while live:
+            r = r0 + _pop((live & -live) - 1)
+            live &= live - 1
             x = np.int64(codes[r])
             y = x ^ pattern
             hits = ~(y | (y >> 1)) & fives  # the low bit of every field on level d
-            if hits == 0:
-                continue
             if dist[r] == UNSEEN:
                 dist[r] = d
                 found += 1
-            for i in range(k):
-                tile_at[cells[i]] = k
             if r - hi_base >= lo_count:
                 hi = r // lo_count
                 hi_base = hi * lo_count
                 occ_hi = 0
                 for i in range(k_hi):
-                    cells[i] = hi_cells[hi, i]
-                    occ_hi |= 1 << cells[i]
+                    c = hi_cells[hi, i]
+                    tile_at[c] = i
+                    earlier_at[c] = occ_hi
+                    occ_hi |= 1 << c
                 for j in range(n - k_hi):
                     free_hi[j] = hi_free[hi, j]
-            lo = r - hi_base
             occ = occ_hi
             for j in range(k_lo):
-                c = free_hi[lo_pos[lo, j]]
-                cells[k_hi + j] = c
+                c = free_hi[lo_pos[r - hi_base, j]]
+                tile_at[c] = k_hi + j
+                earlier_at[c] = occ
                 occ |= 1 << c
-            earlier = 0
-            for i in range(k):
-                tile_at[cells[i]] = i
-                earlier_at[cells[i]] = earlier
-                earlier |= 1 << cells[i]
             free = ~occ & full
             while hits:
                 region = 1 << (_pop((hits & -hits) - 1) >> 1)
@@ -204,7 +210,8 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
                     m &= m - 1
                     pc = b & 31
                     down = b >> 5
-                    step = _vertical(pc - width + down * width, tile_at[pc], width, earlier_at[pc], occ, tile_at, mult)
+                    step = _vertical(pc - (1 - down) * width, tile_at[pc], width, earlier_at[pc], occ, tile_at,
+                                     mult)
                     buf[nb] = ((r + (2 * down - 1) * step) << 6) | (2 * pc)
                     nb += 1
             codes[r] = x
@@ -222,11 +229,11 @@ def unrank_tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     digits, ``lo`` of the others. ``hi_cells[hi]`` holds the first tiles' cells and
     ``hi_free[hi]`` the cells left free by them, in increasing order; ``lo_pos[lo]`` holds where
     in that list the other tiles stand (a digit is an index among the cells still free, so this
-    does not depend on ``hi``). ``mult`` holds the tiles' weights, then 0."""
+    does not depend on ``hi``). ``mult[i]`` is tile i's weight in the rank."""
     k_hi = k // 2
     hi_cells, hi_free = _select(n, [n - i for i in range(k_hi)])
     lo_pos, _ = _select(n - k_hi, [n - i for i in range(k_hi, k)])
-    mult = np.zeros(k + 1, dtype=np.int64)
+    mult = np.zeros(k, dtype=np.int64)
     for i in range(k):
         mult[i] = int(np.prod([n - j for j in range(i + 1, k)], dtype=np.int64))
     return hi_cells.astype(np.int8), hi_free.astype(np.int8), lo_pos.astype(np.int8), mult

@@ -166,6 +166,7 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
             dist = data[offset : offset + size]
             dist[:] = kernel.UNSEEN
             codes = _zeros(size, code_dtype(n))
+            codes[:] = 0  # take the page faults now, in order: cheaper than at random later
             hi_cells, hi_free, lo_pos, mult = kernel.unrank_tables(n, k)
             buf = np.empty(kernel.BATCH + 4 * k, dtype=np.int64)
             kernel.start(codes, rank([goal_cell(t, n, goal) for t in g], n), goal_cell(0, n, goal))
