@@ -125,7 +125,6 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
     value is d (see the module docstring)."""
     k_hi = hi_cells.shape[1]
     k_lo = lo_pos.shape[1]
-    k = k_hi + k_lo
     lo_count = lo_pos.shape[0]
     full = (1 << n) - 1
     left_col = 0
