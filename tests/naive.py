@@ -70,6 +70,41 @@ def bfs_distances(height: int, width: int, goal: str = "standard") -> dict[tuple
     return dist
 
 
+def pattern_values(height: int, width: int, goal: str, pattern: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+    """A pattern database by 0-1 breadth-first search from the goal over (cells of the pattern's
+    tiles, blank cell): a pattern tile stepping into the blank costs 1, any other tile (they are
+    not told apart) costs 0. Returns the fewest moves for every placement of the pattern's tiles
+    that reaches the goal (the blank anywhere)."""
+    home = goal_cells(height, width, goal)
+    start = (tuple(home[t] for t in pattern), home[0])
+    dist = {start: 0}
+    queue = deque([(0, start)])
+    while queue:
+        d, state = queue.popleft()
+        if d > dist[state]:
+            continue
+        cells, blank = state
+        r, c = divmod(blank, width)
+        for dr, dc in BLANK_STEPS.values():
+            if not (0 <= r + dr < height and 0 <= c + dc < width):
+                continue
+            q = (r + dr) * width + c + dc
+            if q in cells:
+                nxt, cost = (tuple(blank if x == q else x for x in cells), q), 1
+            else:
+                nxt, cost = (cells, q), 0
+            if d + cost < dist.get(nxt, d + cost + 1):
+                dist[nxt] = d + cost
+                if cost:
+                    queue.append((d + 1, nxt))
+                else:
+                    queue.appendleft((d, nxt))
+    values: dict[tuple[int, ...], int] = {}
+    for (cells, _), d in dist.items():
+        values[cells] = min(d, values.get(cells, d))
+    return values
+
+
 def naive_manhattan(tiles: tuple[int, ...], width: int, goal: str = "standard") -> int:
     """Sum over the tiles (not the blank) of |row - goal row| + |column - goal column|."""
     home = goal_cells(len(tiles) // width, width, goal)

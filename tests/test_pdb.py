@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from naive import bfs_distances, check_pruning
+from naive import bfs_distances, check_pruning, pattern_values
 from npuzzle import Board, InvalidBoardError, MissingTableError, NPuzzleError
 from npuzzle.cli import main
 from npuzzle.board import goal_cell
@@ -43,6 +43,26 @@ def test_one_pattern_of_every_tile_is_the_exact_distance():
         pdb.build("5", 2, 3, goal)
         for tiles, d in bfs_distances(2, 3, goal).items():
             assert evaluate(Board(2, 3, tiles), goal, "pdb:5") == d
+
+
+@pytest.mark.parametrize("shape, name, checked", [
+    ((2, 3), "3-2", 2), ((3, 2), "2-3", 2), ((2, 4), "4-3", 2), ((3, 3), "4-4", 2), ((4, 3), "3-4-4", 2),
+    ((3, 5), "3-3-4-4", 1), ((4, 5), "3-4-4-4-4", 1)])
+def test_tables_equal_a_naive_search(shape, name, checked):
+    """Every placement's value in the first ``checked`` patterns' tables, for both goals, equals a
+    plain 0-1 breadth-first search (255 where it never gets); 4x5 uses 64-bit words in the build."""
+    h, w = shape
+    n = h * w
+    for goal in GOALS:
+        pdb.build(name, h, w, goal)
+        part = pdb.load_partition(name, h, w, goal)
+        for p, g in enumerate(part.groups[:checked]):
+            values = pattern_values(h, w, goal, g)
+            table = np.asarray(part.data[int(part.offsets[p]) : int(part.offsets[p]) + pdb.placements(n, len(g))])
+            expected = np.full(len(table), 255)
+            for cells, d in values.items():
+                expected[pdb.rank(list(cells), n)] = d
+            assert (table == expected).all() and len(values) > len(table) // 2
 
 
 def table_values(tiles: np.ndarray, name: str, h: int, w: int, goal: str, mirrored: bool) -> np.ndarray:

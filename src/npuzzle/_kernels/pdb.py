@@ -3,19 +3,50 @@
 A state is a placement of the pattern's k tiles on the n cells together with the blank's cell.
 Moving a pattern tile costs 1; moving any other tile costs nothing, so the blank roams freely
 over the connected region of free cells around it. The search therefore goes level by level
-(level d holds the states at cost d): a state taken from level d first floods its blank's region
-(all at cost d), then every pattern tile next to the region may step into it, reaching level
-d + 1 with the blank where the tile was. A placement's value is the lowest level of any of its
-states (the blank may be anywhere).
-
-Storage. ``codes`` keeps two bits per state, at ``rank * f + i`` (f = n - k free cells, i = the
-blank's cell counted among the free cells): 0 unseen, 3 done, and 1 / 2 for the current and the
-next level, whose roles swap from level to level (so nothing is ever relabelled). ``dist`` keeps
-one byte per placement (255 until reached).
+(level d holds the states at cost d): a state on level d first floods its blank's region (all at
+cost d), then every pattern tile next to the region may step into it, reaching level d + 1 with
+the blank where the tile was. A placement's value is the lowest level of any of its states (the
+blank may be anywhere).
 
 Ranking (perfect, shared with the IDA* kernel): the i-th tile's digit, base n - i, counts the
 free cells below its cell once tiles 0..i-1 are placed; the rank is the mixed-radix number of
-the digits.
+the digits, tile i's weight ``mult[i]`` the product of the later bases.
+
+Storage. ``codes`` holds one word per placement (indexed by rank; 32 bits up to 16 cells, else
+64) with two bits per cell, bits 2c and 2c + 1 for the blank on cell c: 0 unseen, 3 done, and
+1 / 2 for the current and the next level, whose roles swap from level to level (so nothing is
+ever relabelled); the fields of the pattern's own cells stay 0. Fields by cell rather than by
+free cell cost twice the memory for a half-full board (2 GB for 8 tiles of the 15-puzzle) but
+put a placement in one word, addressed by cell masks without conversion. ``dist`` keeps one byte
+per placement (255 until reached).
+
+A level scans ``codes`` in rank order, ``BLOCK`` placements at a time (blocks without a field on
+the level are skipped). A placement with such fields is unranked by table look-ups
+(``unrank_tables``), its value set if it has none, and its level-d regions handled in one
+register word: each region is flooded once and all its fields become done, then every pattern
+tile next to the region yields a successor, whose rank is the placement's plus a delta: one
+weight ``mult[i]`` for a step along a row (no cell lies between the two), ``_vertical`` for a
+step along a column.
+
+Two choices keep the random memory traffic to one access per successor, several of them in
+flight at once (the cost of a level is the work per placement, not cache misses):
+
+- A placement's value is set when it is expanded, not when it is reached: ``dist[r] = d`` on the
+  first level on which placement r has a field to expand (sequential access). It is the same
+  value: on its lowest level L the placement has a field (a state is on a level through a field
+  of its region), which is expanded on level L or made done there by the flood of another of its
+  regions expanded on level L; and no field of it is expanded before L.
+- Successors are gathered (``BATCH`` of them) and applied after further placements were
+  expanded, in a loop without branches on the loaded words (``_apply``: an unseen field becomes
+  ``next``). Every field ends the level with the code it would have had: a successor is always
+  another placement (a pattern tile moved), and it writes only into unseen fields, so it changes
+  neither which fields of the level are expanded nor any region's flood; a flood writes "done"
+  into its own placement only, and a field it closes before a successor arrives stays done, as
+  it would once the flood came after. Fields are counted where they change from unseen to next,
+  one entry after the other, so a state reached twice on a level counts once. ``states`` is that
+  count; some of those fields may be made done later on the same level, so a level with
+  ``states > 0`` may be followed by one that expands nothing (and returns 0, 0), which ends the
+  search as well.
 """
 
 from __future__ import annotations
@@ -25,163 +56,204 @@ import numpy as np
 from .jit import njit
 
 UNSEEN = 255
+#: Successors gathered before they are applied (enough to keep many cache misses in flight).
+BATCH = 1024
+#: Placements looked at together when skipping those without a field on the level.
+BLOCK = 16
 
 
 @njit(inline=True)
-def _pop(x, pop16):
+def _pop(x):
     c = 0
-    while x:
-        c += pop16[x & 0xFFFF]
-        x >>= 16
+    while x:  # compiled to one popcount instruction
+        x &= x - 1
+        c += 1
     return c
 
 
 @njit(inline=True)
-def _rank(cells, k, n, pop16):
-    r = 0
-    occ = 0
-    for i in range(k):
-        c = cells[i]
-        r = r * (n - i) + c - _pop(occ & ((1 << c) - 1), pop16)
-        occ |= 1 << c
-    return r
+def _spread(m):
+    """Bit c of a cell mask (cells 0..31) moved to bit 2c: the low bits of the cells' fields."""
+    m = (m | (m << 16)) & 0x0000FFFF0000FFFF
+    m = (m | (m << 8)) & 0x00FF00FF00FF00FF
+    m = (m | (m << 4)) & 0x0F0F0F0F0F0F0F0F
+    m = (m | (m << 2)) & 0x3333333333333333
+    return (m | (m << 1)) & 0x5555555555555555
 
 
 @njit(inline=True)
-def _code(codes, s):
-    return (codes[s >> 2] >> ((s & 3) << 1)) & 3
+def _vertical(a, i, width, earlier, occ, tile_at, mult):
+    """Rank change when tile ``i`` steps down from cell ``a`` to ``a + width`` (the negative for
+    the step up back). Its digit grows by ``width`` less the earlier tiles on the cells strictly
+    between (``earlier``: the cells of tiles 0..i-1); each later tile there is now below it rather
+    than above, and its digit grows by 1."""
+    between = ((1 << (width - 1)) - 1) << (a + 1)
+    step = (width - _pop(earlier & between)) * mult[i]
+    later = occ & between & ~earlier
+    while later:
+        step += mult[tile_at[_pop((later & -later) - 1)]]
+        later &= later - 1
+    return step
 
 
 @njit(inline=True)
-def _set_code(codes, s, value):
-    shift = (s & 3) << 1
-    codes[s >> 2] = (codes[s >> 2] & ~np.uint8(3 << shift)) | np.uint8(value << shift)
+def _apply(codes, buf, nb, nxt):
+    """Put the unseen fields among the ``nb`` gathered successors on the next level; return how
+    many changed. Entries are ``rank << 6 | 2 * cell``. No branch waits on a load."""
+    new_states = 0
+    for j in range(nb):
+        e = buf[j]
+        r2 = e >> 6
+        shift = e & 63
+        y = np.int64(codes[r2])
+        new = np.int64(((y >> shift) & 3) == 0)
+        codes[r2] = y | ((new * nxt) << shift)
+        new_states += new
+    return new_states
 
 
 @njit
-def start(codes, dist, goal_cells, k, n, goal_blank, pop16):
+def start(codes, goal_rank, goal_blank):
     """Put the goal placement with the goal blank on level 0 (code 1)."""
-    r = _rank(goal_cells, k, n, pop16)
-    occ = 0
-    for i in range(k):
-        occ |= 1 << goal_cells[i]
-    f = n - k
-    i = _pop(~occ & ((1 << goal_blank) - 1) & ((1 << n) - 1), pop16)
-    _set_code(codes, r * f + i, 1)
-    dist[r] = 0
+    codes[goal_rank] = np.int64(codes[goal_rank]) | (1 << (2 * goal_blank))
 
 
 @njit
-def level(codes, dist, k, n, width, d, cur, digits_hi, digits_lo, lo_count, nbr, pop16):
+def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
     """Expand every state on level ``d`` (code ``cur``), putting new states on level d + 1
-    (code ``3 - cur``). Returns the number of states put on level d + 1 and of placements first
-    reached there (a level may reach no new placement but new blank regions of known ones).
-
-    ``codes`` is scanned eight bytes at a time (words without a ``cur`` field are skipped).
-    A rank is unranked with one division: ``digits_hi[rank // lo_count]`` and
-    ``digits_lo[rank % lo_count]`` hold the digits of the first and the last tiles."""
-    f = n - k
-    nxt = 3 - cur
+    (code ``3 - cur``). Returns the number of fields put on level d + 1 and of placements whose
+    value is d (see the module docstring)."""
+    k_hi = hi_cells.shape[1]
+    k_lo = lo_pos.shape[1]
+    lo_count = lo_pos.shape[0]
     full = (1 << n) - 1
     left_col = 0
-    for r in range(n // width):
-        left_col |= 1 << (r * width)
+    for row in range(n // width):
+        left_col |= 1 << (row * width)
     right_col = left_col << (width - 1)
-    k_hi = digits_hi.shape[1]
-    cells = np.empty(k, np.int64)
-    pre_rank = np.empty(k + 1, np.int64)
-    pre_occ = np.empty(k + 1, np.int64)
+    fives = _spread(full)
+    pattern = fives if cur == 1 else fives << 1
+    nxt = 3 - cur
+    tile_at = np.zeros(n, np.int64)  # on the pattern's cells: the tile there
+    earlier_at = np.zeros(n, np.int64)  # on the pattern's cells: the cells of the earlier tiles
+    free_hi = np.zeros(n, np.int64)
+    hi_base = -lo_count  # ranks hi_base .. hi_base + lo_count - 1 share the first k_hi cells
+    occ_hi = 0
     found = 0
     states = 0
-    words = codes.view(np.uint64)
-    fives = np.uint64(0x5555555555555555)
-    pattern = np.uint64(cur) * fives
-    for word in range(words.shape[0]):
-        x = words[word] ^ pattern
-        hits = ~(x | (x >> np.uint64(1))) & fives  # the low bit of every field equal to cur
-        while hits:
-            bit = hits & (~hits + np.uint64(1))
-            hits ^= bit
-            s = word * 32 + _pop(np.int64(bit - np.uint64(1)), pop16) // 2
-            if _code(codes, s) != cur:
-                continue  # closed meanwhile by the flood of its region
-            rank = s // f
-            fi = s - rank * f
-            hi = rank // lo_count
-            lo = rank - hi * lo_count
-            for i in range(k_hi):
-                cells[i] = digits_hi[hi, i]
-            for i in range(k - k_hi):
-                cells[k_hi + i] = digits_lo[lo, i]
-            occ = 0
-            pre_rank[0] = 0
-            pre_occ[0] = 0
-            for i in range(k):
-                m = ~occ & full
-                for _ in range(cells[i]):
-                    m &= m - 1
-                pre_rank[i + 1] = pre_rank[i] * (n - i) + cells[i]
-                c = _pop((m & -m) - 1, pop16)
-                cells[i] = c
+    nb = 0
+    size = codes.shape[0]
+    for r0 in range(0, size, BLOCK):
+        r1 = min(r0 + BLOCK, size)
+        any_hit = 0
+        for r in range(r0, r1):
+            y = np.int64(codes[r]) ^ pattern
+            any_hit |= ~(y | (y >> 1)) & fives
+        if any_hit == 0:
+            continue
+        live = 0  # bit j: placement r0 + j has a field on level d
+        for r in range(r0, r1):
+            y = np.int64(codes[r]) ^ pattern
+            live |= np.int64((~(y | (y >> 1)) & fives) != 0) << (r - r0)
+        while live:
+            r = r0 + _pop((live & -live) - 1)
+            live &= live - 1
+            x = np.int64(codes[r])
+            y = x ^ pattern
+            hits = ~(y | (y >> 1)) & fives  # the low bit of every field on level d
+            if dist[r] == UNSEEN:
+                dist[r] = d
+                found += 1
+            if r - hi_base >= lo_count:
+                hi = r // lo_count
+                hi_base = hi * lo_count
+                occ_hi = 0
+                for i in range(k_hi):
+                    c = hi_cells[hi, i]
+                    tile_at[c] = i
+                    earlier_at[c] = occ_hi
+                    occ_hi |= 1 << c
+                for j in range(n - k_hi):
+                    free_hi[j] = hi_free[hi, j]
+            occ = occ_hi
+            for j in range(k_lo):
+                c = free_hi[lo_pos[r - hi_base, j]]
+                tile_at[c] = k_hi + j
+                earlier_at[c] = occ
                 occ |= 1 << c
-                pre_occ[i + 1] = occ
             free = ~occ & full
-            m = free
-            for _ in range(fi):
-                m &= m - 1
-            region = m & -m
-            while True:
-                grow = (((region << 1) & ~left_col) | ((region >> 1) & ~right_col)
-                        | (region << width) | (region >> width)) & free
-                grow |= region
-                if grow == region:
-                    break
-                region = grow
-            m = region
-            while m:
-                low = m & -m
-                _set_code(codes, rank * f + _pop(free & (low - 1), pop16), 3)
-                m ^= low
-            for i in range(k):
-                pc = cells[i]
-                adj = nbr[pc] & region
-                while adj:
-                    low = adj & -adj
-                    adj ^= low
-                    cells[i] = _pop(low - 1, pop16)
-                    # tiles before i keep their digits: re-rank from tile i on
-                    r2 = pre_rank[i]
-                    o2 = pre_occ[i]
-                    for j2 in range(i, k):
-                        c = cells[j2]
-                        r2 = r2 * (n - j2) + c - _pop(o2 & ((1 << c) - 1), pop16)
-                        o2 |= 1 << c
-                    free2 = free ^ low ^ (1 << pc)
-                    s2 = r2 * f + _pop(free2 & ((1 << pc) - 1), pop16)
-                    if _code(codes, s2) == 0:
-                        _set_code(codes, s2, nxt)
-                        states += 1
-                        if dist[r2] == UNSEEN:
-                            dist[r2] = d + 1
-                            found += 1
-                cells[i] = pc
+            while hits:
+                region = 1 << (_pop((hits & -hits) - 1) >> 1)
+                while True:
+                    grow = region | ((((region << 1) & ~left_col) | ((region >> 1) & ~right_col)
+                                      | (region << width) | (region >> width)) & free)
+                    if grow == region:
+                        break
+                    region = grow
+                fields = _spread(region)
+                hits &= ~fields
+                x |= fields | (fields << 1)
+                # a pattern tile next to the region steps into it (the blank takes its cell):
+                # to the left or right (cells at bits 0..31 and 32..63 of m), then up or down
+                m = (occ & (region << 1) & ~left_col) | ((occ & (region >> 1) & ~right_col) << 32)
+                while m:
+                    b = _pop((m & -m) - 1)
+                    m &= m - 1
+                    pc = b & 31
+                    sign = 2 * (b >> 5) - 1
+                    buf[nb] = ((r + sign * mult[tile_at[pc]]) << 6) | (2 * pc)
+                    nb += 1
+                m = (occ & (region << width)) | ((occ & (region >> width)) << 32)
+                while m:
+                    b = _pop((m & -m) - 1)
+                    m &= m - 1
+                    pc = b & 31
+                    down = b >> 5
+                    step = _vertical(pc - (1 - down) * width, tile_at[pc], width, earlier_at[pc], occ, tile_at,
+                                     mult)
+                    buf[nb] = ((r + (2 * down - 1) * step) << 6) | (2 * pc)
+                    nb += 1
+            codes[r] = x
+            if nb >= BATCH:
+                states += _apply(codes, buf, nb, nxt)
+                nb = 0
+    states += _apply(codes, buf, nb, nxt)
     return states, found
 
 
-def digit_tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Digits of every value of the first ``k // 2`` and of the last tiles' mixed-radix parts
-    (see ``level``), and the number of values of the last part."""
+def unrank_tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The look-up tables of ``level`` for k pattern tiles on n cells.
+
+    A rank is ``hi * lo_count + lo``: ``hi`` the mixed-radix number of the first ``k // 2``
+    digits, ``lo`` of the others. ``hi_cells[hi]`` holds the first tiles' cells and
+    ``hi_free[hi]`` the cells left free by them, in increasing order; ``lo_pos[lo]`` holds where
+    in that list the other tiles stand (a digit is an index among the cells still free, so this
+    does not depend on ``hi``). ``mult[i]`` is tile i's weight in the rank."""
     k_hi = k // 2
-    hi_bases = [n - i for i in range(k_hi)]
-    lo_bases = [n - i for i in range(k_hi, k)]
-    return _digits(hi_bases), _digits(lo_bases), int(np.prod(lo_bases, dtype=np.int64))
+    hi_cells, hi_free = _select(n, [n - i for i in range(k_hi)])
+    lo_pos, _ = _select(n - k_hi, [n - i for i in range(k_hi, k)])
+    mult = np.zeros(k, dtype=np.int64)
+    for i in range(k):
+        mult[i] = int(np.prod([n - j for j in range(i + 1, k)], dtype=np.int64))
+    return hi_cells.astype(np.int8), hi_free.astype(np.int8), lo_pos.astype(np.int8), mult
 
 
-def _digits(bases: list[int]) -> np.ndarray:
+def _select(n: int, bases: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """For every mixed-radix number over ``bases`` (in order): the items among 0..n-1 its digits
+    pick (each digit an index among the items not yet picked, in increasing order), and the items
+    left, in increasing order."""
     count = int(np.prod(bases, dtype=np.int64)) if bases else 1
-    out = np.zeros((count, len(bases)), dtype=np.int8)
-    rest = np.arange(count, dtype=np.int64)
+    rows = np.arange(count)
+    digits = np.zeros((count, len(bases)), dtype=np.int64)
+    rest = rows.copy()
     for i in range(len(bases) - 1, -1, -1):
-        out[:, i] = rest % bases[i]
+        digits[:, i] = rest % bases[i]
         rest //= bases[i]
-    return out
+    taken = np.zeros((count, n), dtype=bool)
+    picked = np.zeros((count, len(bases)), dtype=np.int64)
+    for i in range(len(bases)):
+        below = np.cumsum(~taken, axis=1) - 1  # index of each free item among the free ones
+        picked[:, i] = np.argmax(~taken & (below == digits[:, i : i + 1]), axis=1)
+        taken[rows, picked[:, i]] = True
+    left = np.argsort(taken, axis=1, kind="stable")[:, : n - len(bases)]
+    return picked, left

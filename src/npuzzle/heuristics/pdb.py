@@ -28,10 +28,8 @@ from ..board import Goal, check_goal, check_shape, goal_cell
 from ..errors import InvalidBoardError, MissingTableError, NPuzzleError
 
 KIND = "pdb"
-#: Tables from this size on are copied into huge pages when loaded (see ``_huge_page_copy``).
+#: Arrays from this size on are put in huge pages: tables when loaded, the build's arrays.
 HUGE_COPY_BYTES = 64 << 20
-#: Number of set bits of every 16-bit value (for the build's cell counts).
-POP16 = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.uint8)
 #: Largest board for pattern databases (ranks and masks are 64-bit).
 MAX_CELLS = 32
 
@@ -121,10 +119,15 @@ def _check(height: int, width: int, goal: Goal) -> None:
                                 f"not {height}x{width}")
 
 
+def code_dtype(n: int) -> type[np.unsignedinteger]:
+    """The build's word per placement: two bits for each of the n cells (see ``_kernels.pdb``)."""
+    return np.uint32 if n <= 16 else np.uint64
+
+
 def build_bytes(groups: tuple[tuple[int, ...], ...], n: int) -> int:
-    """Peak memory of a build: every table plus the largest search's two bits per state."""
+    """Peak memory of a build: every table plus the largest search's word per placement."""
     tables = sum(placements(n, len(g)) for g in groups)
-    return tables + max(placements(n, len(g)) * (n - len(g)) // 4 + 1 for g in groups)
+    return tables + max(placements(n, len(g)) for g in groups) * np.dtype(code_dtype(n)).itemsize
 
 
 def available_memory() -> int | None:
@@ -153,36 +156,29 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
         raise NPuzzleError(f"building pdb:{name} for {height}x{width} needs about {need / 2**30:.1f} GiB "
                            f"of memory; only {free / 2**30:.1f} GiB is available")
     sizes = [placements(n, len(g)) for g in groups]
-    data = np.empty(sum(sizes), dtype=np.uint8)
-    nbr = np.zeros(n, dtype=np.int64)
-    for c in range(n):
-        r, col = divmod(c, width)
-        for rr, cc in ((r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1)):
-            if 0 <= rr < height and 0 <= cc < width:
-                nbr[c] |= 1 << (rr * width + cc)
+    data = _zeros(sum(sizes), np.uint8)
     start = time.process_time()
     levels = []
     offset = 0
-    with store.progress(sum(sizes), f"pdb:{name} {height}x{width}") as bar:
+    with store.progress(sum(sizes), f"pdb:{name} {height}x{width}", progress) as bar:
         for g, size in zip(groups, sizes):
             k = len(g)
             dist = data[offset : offset + size]
             dist[:] = kernel.UNSEEN
-            codes = np.zeros(-(-size * (n - k) // 32) * 8, dtype=np.uint8)  # whole 64-bit words
-            cells = np.array([goal_cell(t, n, goal) for t in g], dtype=np.int64)
-            digits_hi, digits_lo, lo_count = kernel.digit_tables(n, k)
-            kernel.start(codes, dist, cells, k, n, goal_cell(0, n, goal), POP16)
-            bar.advance(1)
+            codes = _zeros(size, code_dtype(n))
+            codes[:] = 0  # take the page faults now, in order: cheaper than at random later
+            hi_cells, hi_free, lo_pos, mult = kernel.unrank_tables(n, k)
+            buf = np.empty(kernel.BATCH + 4 * k, dtype=np.int64)
+            kernel.start(codes, rank([goal_cell(t, n, goal) for t in g], n), goal_cell(0, n, goal))
             d, cur, top = 0, 1, 0
             while True:
-                states, found = kernel.level(codes, dist, k, n, width, d, cur, digits_hi, digits_lo, lo_count,
-                                             nbr, POP16)
+                bar.note(f"pattern {'.'.join(map(str, g))}: level {d}")
+                states, found = kernel.level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf)
                 bar.advance(found)
-                bar.note(f"pattern {'.'.join(map(str, g))}: level {d + 1}")
+                if found:
+                    top = d
                 if states == 0:
                     break
-                if found:
-                    top = d + 1
                 d, cur = d + 1, 3 - cur
             del codes
             levels.append(top)
@@ -220,23 +216,38 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
 
 
 def _huge_page_copy(data: np.ndarray) -> np.ndarray:
-    """A copy of a large table in anonymous memory backed by 2 MB pages where the system allows
-    (``madvise``): lookups at random then rarely miss the TLB, which halves the search's time.
-    Where huge pages are not available the memory map is returned unchanged."""
+    """A copy of a large table in memory backed by 2 MB pages where the system allows (see
+    ``_huge_page_array``): lookups at random then rarely miss the TLB, which halves the search's
+    time. Where huge pages are not available the memory map is returned unchanged."""
+    copy = _huge_page_array(data.size, data.dtype)
+    if copy is None:
+        return data
+    copy[:] = data
+    return copy
+
+
+def _huge_page_array(count: int, dtype: np.dtype | type) -> np.ndarray | None:
+    """A zeroed array in anonymous memory advised to use 2 MB pages (``madvise``), or None where
+    the system does not offer that. Besides fewer TLB misses, a large array then takes one page
+    fault per 2 MB rather than per 4 KB when first written."""
     import mmap
 
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
     if advice is None:
-        return data
-    buf = mmap.mmap(-1, data.nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        return None
+    buf = mmap.mmap(-1, max(count * np.dtype(dtype).itemsize, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     try:
         buf.madvise(advice)
     except OSError:
         buf.close()
-        return data
-    copy = np.frombuffer(buf, dtype=data.dtype, count=data.size)
-    copy[:] = data
-    return copy
+        return None
+    return np.frombuffer(buf, dtype=dtype, count=count)
+
+
+def _zeros(count: int, dtype: np.dtype | type) -> np.ndarray:
+    """``np.zeros``, in huge pages for large arrays where the system allows."""
+    out = _huge_page_array(count, dtype) if count * np.dtype(dtype).itemsize >= HUGE_COPY_BYTES else None
+    return np.zeros(count, dtype=dtype) if out is None else out
 
 
 def is_built(name: str, height: int, width: int, goal: Goal) -> bool:
