@@ -167,7 +167,7 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
     wd = (u8, i32, u8, i32)
     if spec.wd:
         rows, cols = walking_tables(height, width, goal)
-        wd = (rows.dist, rows.steps, cols.dist, cols.steps)
+        wd = (rows.dist, rows.steps(), cols.dist, cols.steps())
         mode |= WD
     inv = (i64, i64, i64)
     if spec.id:

@@ -14,10 +14,10 @@ distance changes by exactly one on every move and keeps the parity of the soluti
 A ``WalkingTable`` numbers the reachable tables in BFS order (0 is the goal) and holds
 ``dist[index]`` and ``trans[(index * 2 + direction) * lines + goal_line]``: the table reached
 when the blank's line steps up (direction 0) or down (1) and the tile that crosses into its
-old line belongs to ``goal_line`` (-1 if there is no such tile). ``steps`` holds the same
+old line belongs to ``goal_line`` (-1 if there is no such tile). ``steps()`` gives the same
 entries as ``2 * index + (1 if the distance grows else 0)``: the search kernel updates the
-index and the distance with that one lookup. For a 4x4 board there are 24,964 tables and the largest distance
-is 35 per direction (70 for the walking distance).
+index and the distance with that one lookup. For a 4x4 board there are 24,964 tables and the
+largest distance is 35 per direction (70 for the walking distance).
 """
 
 from __future__ import annotations
@@ -46,10 +46,15 @@ class WalkingTable:
     index: dict[tuple[int, ...], int]  # flat table + (blank line,) -> index
     dist: np.ndarray  # uint8, distance of each table to the goal's
     trans: np.ndarray  # int32, see the module docstring
-    steps: np.ndarray  # int32, likewise
 
     def __len__(self) -> int:
         return len(self.dist)
+
+    def steps(self) -> np.ndarray:
+        """``trans`` with the distance's change folded in (int32, see the module docstring)."""
+        source = np.arange(len(self.trans)) // (2 * self.lines)
+        grows = self.dist[np.maximum(self.trans, 0)] > self.dist[source]
+        return np.where(self.trans >= 0, 2 * self.trans + grows, -1).astype(np.int32)
 
 
 def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> WalkingTable:
@@ -94,11 +99,7 @@ def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> Walking
     trans = np.full(len(states) * 2 * lines, -1, dtype=np.int32)
     for i, direction, g, key in edges:
         trans[(i * 2 + direction) * lines + g] = index[key]
-    dist_of = np.array(dist, dtype=np.uint8)
-    source = np.arange(len(trans)) // (2 * lines)
-    grows = dist_of[np.maximum(trans, 0)] > dist_of[source]
-    steps = np.where(trans >= 0, 2 * trans + grows, -1).astype(np.int32)
-    return WalkingTable(lines, cells, goal_blank_line, index, dist_of, trans, steps)
+    return WalkingTable(lines, cells, goal_blank_line, index, np.array(dist, dtype=np.uint8), trans)
 
 
 @functools.cache
