@@ -51,6 +51,8 @@ flight at once (the cost of a level is the work per placement, not cache misses)
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .jit import njit
@@ -232,9 +234,7 @@ def unrank_tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     k_hi = k // 2
     hi_cells, hi_free = _select(n, [n - i for i in range(k_hi)])
     lo_pos, _ = _select(n - k_hi, [n - i for i in range(k_hi, k)])
-    mult = np.zeros(k, dtype=np.int64)
-    for i in range(k):
-        mult[i] = int(np.prod([n - j for j in range(i + 1, k)], dtype=np.int64))
+    mult = np.array([math.perm(n - i - 1, k - i - 1) for i in range(k)], dtype=np.int64)
     return hi_cells.astype(np.int8), hi_free.astype(np.int8), lo_pos.astype(np.int8), mult
 
 
