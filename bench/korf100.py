@@ -23,12 +23,13 @@ def main() -> int:
     p.add_argument("--ids", help="instances, e.g. 1-10,12 (default: all)")
     p.add_argument("--method", default="idastar")
     p.add_argument("--heuristic", default="manhattan")
+    p.add_argument("--pruning", default="auto", help="IDA*'s duplicate pruning: auto, parent or fsm")
     p.add_argument("--timeout", type=float, help="seconds per instance")
     p.add_argument("--repeat", type=int, default=1,
                    help="solve each instance this many times and keep its least CPU time (default 1)")
     a = p.parse_args()
     rows = run(a.set, parse_ids(a.ids), method=a.method, heuristic=a.heuristic, timeout=a.timeout,
-               repeat=a.repeat)
+               repeat=a.repeat, pruning=a.pruning)
     bad = [r for r in rows if not r.length_ok or r.nodes_ok is False]
     return 1 if bad else 0
 

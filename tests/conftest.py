@@ -33,7 +33,7 @@ def check_kernel_heuristic(shape: tuple[int, int], goal: str, heuristic: str, wa
         b = random_walk(*shape, walk, seed=seed, goal=goal)
         if b.is_goal(goal):
             continue
-        check_pruning(lambda x: idastar(x, goal=goal, heuristic=heuristic), b, goal,
+        check_pruning(lambda x: idastar(x, goal=goal, heuristic=heuristic, pruning="parent"), b, goal,
                       lambda t: evaluate(Board(*shape, t), goal, heuristic))
 
 

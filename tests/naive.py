@@ -214,22 +214,72 @@ def naive_idastar(
         threshold = next_threshold + (next_threshold - parity) % 2
 
 
+@lru_cache(maxsize=None)
+def naive_forbidden(height: int, width: int, max_len: int) -> frozenset[tuple[int, str]]:
+    """Every ``(blank cell, blank steps)`` of at most ``max_len`` steps that some other string
+    from that cell, shorter or as long and earlier in U, L, R, D order, matches in effect: the
+    strings are tried in that order from each cell and a string is forbidden if the arrangement
+    it reaches (tiles labelled by their first cell) was reached before."""
+    out = set()
+    for start in range(height * width):
+        first = tuple(range(height * width))
+        blank_label = first[start]
+        seen = {first}
+        level = [("", first, start)]
+        for _ in range(max_len):
+            nxt = []
+            for s, arr, blank in level:
+                r, c = divmod(blank, width)
+                for step in ("U", "L", "R", "D"):
+                    if s and step == OPPOSITE_STEP[s[-1]]:
+                        continue
+                    dr, dc = BLANK_STEPS[step]
+                    if not (0 <= r + dr < height and 0 <= c + dc < width):
+                        continue
+                    q = (r + dr) * width + c + dc
+                    cells = list(arr)
+                    cells[blank], cells[q] = cells[q], blank_label
+                    child = tuple(cells)
+                    if child in seen:
+                        out.add((start, s + step))
+                    else:
+                        seen.add(child)
+                        nxt.append((s + step, child, q))
+            level = nxt
+    return frozenset(out)
+
+
 def naive_iteration(board, goal: str, h, threshold: int,
-                    order: tuple[str, ...] = ("U", "L", "R", "D")) -> tuple[int | None, int]:
+                    order: tuple[str, ...] = ("U", "L", "R", "D"),
+                    forbidden: frozenset[tuple[int, str]] | None = None) -> tuple[int | None, int]:
     """One IDA* iteration with heuristic ``h(tiles)`` and ``threshold``: ``(length or None,
-    children generated)``, counted as ``naive_idastar`` counts them (the root not included)."""
+    children generated)``, counted as ``naive_idastar`` counts them (the root not included).
+    With ``forbidden`` (see ``naive_forbidden``), a child whose path ends with a forbidden
+    string is not generated."""
     height, width = board.height, board.width
     target = goal_tuple(height, width, goal)
     generated = 0
+    steps: list[str] = []
+    cells = [tuple(board.tiles).index(0)]
+
+    def pruned(step: str, child: tuple[int, ...]) -> bool:
+        path = "".join(steps) + step
+        return any((cells[len(path) - k], path[-k:]) in forbidden for k in range(1, len(path) + 1))
 
     def search(state: tuple[int, ...], g: int, last: str | None) -> int | None:
         nonlocal generated
         for step, child in children(state, height, width, last, order):
+            if forbidden is not None and pruned(step, child):
+                continue
             generated += 1
             if child == target:
                 return g + 1
             if g + 1 + h(child) <= threshold:
+                steps.append(step)
+                cells.append(child.index(0))
                 found = search(child, g + 1, step)
+                steps.pop()
+                cells.pop()
                 if found is not None:
                     return found
         return None
@@ -237,11 +287,12 @@ def naive_iteration(board, goal: str, h, threshold: int,
     return search(tuple(board.tiles), 0, None), generated
 
 
-def check_pruning(solve, board, goal: str, h) -> None:
+def check_pruning(solve, board, goal: str, h, forbidden: frozenset[tuple[int, str]] | None = None) -> None:
     """Solve ``board`` with ``solve(board)`` (an IDA* returning a ``Solution``) and assert that
-    every iteration generated as many nodes as ``naive_iteration`` with heuristic ``h`` at the
-    same threshold: then the solver's heuristic equals ``h`` wherever it decides a prune."""
+    every iteration generated as many nodes as ``naive_iteration`` with heuristic ``h`` (and
+    ``forbidden``) at the same threshold: then the solver's heuristic equals ``h`` (and its
+    duplicate pruning the naive one) wherever it decides a prune."""
     s = solve(board)
     assert board.apply(s.moves).is_goal(goal)
     for it in s.stats.iterations:
-        assert naive_iteration(board, goal, h, it.threshold)[1] == it.generated
+        assert naive_iteration(board, goal, h, it.threshold, forbidden=forbidden)[1] == it.generated

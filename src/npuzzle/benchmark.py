@@ -56,6 +56,7 @@ def run(
     heuristic: str = "manhattan",
     timeout: float | None = None,
     repeat: int = 1,
+    pruning: str = "auto",
     out: TextIO = sys.stdout,
 ) -> list[Row]:
     """Solve the instances, print one line each and a total; return the rows. With ``repeat``
@@ -64,13 +65,14 @@ def run(
     from .search import solve
 
     instances = benchmark_set(name, list(ids) if ids is not None else None)
-    compare_nodes = method == "idastar" and heuristic == "manhattan"
-    out.write(f"# {name}: method {method}, heuristic {heuristic}, {len(instances)} instances"
+    compare_nodes = method == "idastar" and heuristic == "manhattan" and pruning in ("auto", "parent")
+    out.write(f"# {name}: method {method}, heuristic {heuristic}, pruning {pruning}, {len(instances)} instances"
               + (f", least CPU time of {repeat} runs each" if repeat > 1 else "") + "\n")
     out.write("# id  length  optimum  generated  CPU_s  Mnodes/s" + ("  korf_nodes\n" if compare_nodes else "\n"))
     rows = []
     for inst in instances:
-        runs = [solve(inst.board, method=method, heuristic=heuristic, goal=inst.goal, limit=Limit(timeout=timeout))
+        runs = [solve(inst.board, method=method, heuristic=heuristic, goal=inst.goal, limit=Limit(timeout=timeout),
+                      pruning=pruning)
                 for _ in range(max(1, repeat))]
         sol = min(runs, key=lambda r: r.stats.seconds)
         row = Row(inst, sol)
@@ -85,9 +87,11 @@ def run(
                   f"{st.generated:>11,}  {st.seconds:7.3f}  {rate:8.1f}{extra}{flag}\n")
         out.flush()
     total_nodes = sum(r.solution.stats.generated for r in rows)
+    total_expanded = sum(r.solution.stats.expanded for r in rows)
     total_cpu = sum(r.solution.stats.seconds for r in rows)
     bad = sum(not r.length_ok for r in rows)
-    out.write(f"# total: {len(rows)} instances, {total_nodes:,} nodes generated, {total_cpu:.2f} s CPU, "
+    out.write(f"# total: {len(rows)} instances, {total_nodes:,} nodes generated ({total_expanded:,} expanded), "
+              f"{total_cpu:.2f} s CPU, "
               f"{total_nodes / total_cpu / 1e6 if total_cpu else 0:.1f} M nodes/s; "
               f"{len(rows) - bad} lengths equal to the published optimum")
     if compare_nodes:

@@ -183,12 +183,18 @@ HEURISTIC_HELP = ("lower bound: manhattan, lc (Manhattan + linear conflict), wd 
                   "(wd+id, pdb:6-6-3+wd)")
 
 
+PRUNING_HELP = ("IDA*'s duplicate pruning: parent (never undo the last move; reproduces Korf's node "
+                "counts), fsm (also skip move sequences with a shorter or earlier equivalent, by an "
+                "automaton: about half the nodes), auto (default: fsm with wd, id and pdb bounds, "
+                "parent with manhattan and lc)")
+
+
 #: Boards above this many cells need --count-only or --moves-out (the moves would not fit).
 MAX_PRINTED_CELLS = 250_000
 
 
 def _add_solve(sub: argparse._SubParsersAction) -> None:
-    from .search import METHODS, REALTIME_METHODS
+    from .search import METHODS, PRUNING, REALTIME_METHODS
 
     p = sub.add_parser(
         "solve",
@@ -212,6 +218,7 @@ solution was found (the lower bound proven so far is printed), 130 interrupted (
                    help="search method (default: auto, see below)")
     p.add_argument("--heuristic", type=_heuristic_arg, default="auto", metavar="NAME",
                    help=HEURISTIC_HELP + "; default auto: the strongest whose tables are ready")
+    p.add_argument("--pruning", choices=PRUNING, default="auto", help=PRUNING_HELP)
     p.add_argument("--weight", type=_weight_arg, default=1.0, metavar="W",
                    help="weighted A* (f = g + W*h): solutions at most W times the optimum")
     p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
@@ -274,7 +281,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             print(f"solving {board.height}x{board.width}, goal {args.goal}, "
                   f"Manhattan distance {board.manhattan(args.goal)}", file=sys.stderr, flush=True)
         solution = solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=args.goal,
-                         weight=args.weight, realtime_method=args.realtime_method,
+                         weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
                          on_iteration=_print_iteration if args.verbose else None)
         report = _realtime_report(solution) if solution.method == "realtime" and solution.solved else None
         if args.json:
@@ -456,7 +463,7 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
 
 def _add_bench(sub: argparse._SubParsersAction) -> None:
     from .instances import BENCHMARK_SETS
-    from .search import METHODS
+    from .search import METHODS, PRUNING
 
     p = sub.add_parser(
         "bench",
@@ -469,6 +476,7 @@ def _add_bench(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ids", help="instances to run, e.g. 1-10,12 (default: all)")
     p.add_argument("--method", choices=METHODS, default="idastar")
     p.add_argument("--heuristic", type=_heuristic_arg, default="manhattan", metavar="NAME", help=HEURISTIC_HELP)
+    p.add_argument("--pruning", choices=PRUNING, default="auto", help=PRUNING_HELP)
     p.add_argument("--timeout", type=_positive_float, metavar="SECONDS", help="limit per instance")
 
 
@@ -480,7 +488,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     except ValueError:
         raise NPuzzleError(f"bad --ids {args.ids!r}: write e.g. 1-10,12") from None
     try:
-        rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout)
+        rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout,
+                             pruning=args.pruning)
     except ValueError as e:
         raise NPuzzleError(str(e)) from None
     if any(not r.solution.solved for r in rows):

@@ -124,6 +124,10 @@ def line_keys(board, rc, cc, n, row_of, col_of, rowkey, colkey):
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
+TWO = np.uint64(2)
+FOUR = np.uint64(4)
+FIVE = np.uint64(5)
+THIRTY_ONE = np.uint64(31)
 
 
 #: Heuristic mode bits: the low two bits are the linear-conflict mode; the others add lower bounds
@@ -132,10 +136,13 @@ WD = 4
 ID = 8
 PDB = 16
 MIRROR = 32
+#: Duplicate pruning by the move automaton of ``search.fsm`` (any heuristic): its packed table
+#: is the last entry of ``ext``, the offset of its state's record per depth in ``hst``.
+FSM = 64
 
 # Columns of ``hst`` (the rest hold, per pattern, the direct ranks, direct values, mirrored
 # ranks and mirrored values, ``patterns`` columns each).
-H_MD, H_ROW, H_COL, H_INV_V, H_INV_H, H_SUM, H_MSUM, H_PAT = range(8)
+H_MD, H_ROW, H_COL, H_INV_V, H_INV_H, H_FSM, H_SUM, H_MSUM, H_PAT = range(9)
 
 
 def _iteration_kernel(mode):
@@ -146,7 +153,8 @@ def _iteration_kernel(mode):
     use_id = (mode & ID) != 0
     use_pdb = (mode & PDB) != 0
     use_mirror = (mode & MIRROR) != 0
-    extended = mode >= WD
+    use_fsm = (mode & FSM) != 0
+    extended = (mode & (WD | ID | PDB | MIRROR)) != 0
 
     @njit
     def ida_iteration(board, home, dmd, succ_q, succ_next, width, height, row_of, col_of,
@@ -177,9 +185,13 @@ def _iteration_kernel(mode):
         seq = np.empty(max(width, height), np.int64)
         lis = np.empty(max(width, height), np.int64)
         status = EXHAUSTED
+        if use_fsm:  # the automaton's table and the current node's state
+            fsm = ext[18]
+            v = np.uint64(hst[depth, H_FSM])
+            u = v
         if extended:  # the tables, and the current node's components
             (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, goal_cm,
-             pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext
+             pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext[:18]
             npat = (hst.shape[1] - H_PAT) // 4
             md = 0
             ir = 0
@@ -213,6 +225,8 @@ def _iteration_kernel(mode):
                 board[p] = ZERO
                 if lc_mode == 1:
                     _move_keys(t, p, blank, nn, row_of, col_of, rc, cc, rowkey, colkey)
+                if use_fsm:
+                    v = np.uint64(hst[depth, H_FSM])
                 if extended:
                     cur_md = hst[depth, H_MD]
                     cur_ir = hst[depth, H_ROW]
@@ -227,6 +241,12 @@ def _iteration_kernel(mode):
             if generated >= stop_at:
                 status = SLICE_DONE
                 break
+            if use_fsm:  # the automaton's direction number: 0 up, 1 left, 2 right, 3 down
+                later = q > blank
+                u = np.uint64(fsm[v + TWO * np.uint64(later) + np.uint64((row_of[q] != row_of[blank]) == later)])
+                if (fsm[u + FOUR + (q >> FIVE)] >> np.uint32(q & THIRTY_ONE)) & np.uint32(1):
+                    k += ONE
+                    continue
             t = board[q]
             generated += 1
             if extended:
@@ -318,6 +338,9 @@ def _iteration_kernel(mode):
                         hst[d1, H_PAT + 2 * npat + mpi] = mrank
                         hst[d1, H_PAT + 3 * npat + mpi] = mval
             depth += ONE
+            if use_fsm:
+                v = u
+                hst[depth, H_FSM] = np.int64(u)
             blank = q
             blanks[depth] = q
             hs[depth] = hc
@@ -462,7 +485,7 @@ def _direct_delta(board, home, t, src, dst, width, height, row_of, col_of, seq, 
 
 def _lengths_kernel(mode, ida_iteration):
     lc_mode = mode & 3
-    extended = mode >= WD
+    extended = (mode & (WD | ID | PDB | MIRROR)) != 0
 
     @njit
     def ida_lengths(boards, home, md, dmd, succ_q, succ_next, width, height, row_of, col_of,

@@ -17,6 +17,11 @@ METHODS: tuple[str, ...] = ("auto", "idastar", "astar", "realtime")
 #: Heuristic names for help texts; ``heuristics.registry.parse`` accepts combinations too.
 HEURISTICS: tuple[str, ...] = ("auto", "manhattan", "lc", "wd", "id", "wd+id", "pdb:PARTITION")
 REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
+#: IDA*'s duplicate pruning: ``parent`` never generates the move that undoes the last one (Korf
+#: 1985, whose node counts it reproduces); ``fsm`` also skips every move string that
+#: ``search.fsm``'s automaton knows a shorter or earlier equivalent of. ``auto``: fsm with the
+#: strong bounds (walking and inversion distance, pattern databases), parent with manhattan, lc.
+PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
 
 #: Boards above this many cells are solved in real time by ``method="auto"``.
 AUTO_OPTIMAL_CELLS = 16
@@ -32,6 +37,7 @@ def solve(
     weight: float = 1.0,
     realtime_method: str = "greedy",
     on_iteration=None,
+    pruning: str = "auto",
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
 
@@ -40,7 +46,8 @@ def solve(
     IDA*, larger ones in real time (not optimal; ask for ``idastar`` or ``astar`` explicitly).
     ``heuristic="auto"`` is the strongest lower bound available without a long build (see
     ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
-    (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``. Raises
+    (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``
+    is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``idastar.PRUNING``). Raises
     ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be reached.
     """
     check_goal(goal)
@@ -57,6 +64,10 @@ def solve(
     board.require_solvable(goal)
     if weight != 1 and method not in ("astar", "auto"):
         raise InvalidBoardError("--weight applies to A* only: add --method astar")
+    if pruning not in PRUNING:
+        raise InvalidBoardError(f"unknown pruning {pruning!r}: use one of {', '.join(PRUNING)}")
+    if pruning != "auto" and method not in ("idastar", "auto"):
+        raise InvalidBoardError("--pruning applies to IDA* only: add --method idastar")
     h = heuristic
     if method == "auto":
         from .bfs import table_solve
@@ -83,7 +94,7 @@ def solve(
         return astar(board, goal=goal, heuristic=h, weight=weight, limit=limit, on_iteration=on_iteration)
     from .idastar import idastar
 
-    solution = idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration)
+    solution = idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration, pruning=pruning)
     return dataclasses.replace(solution, note=hint) if hint and not solution.note else solution
 
 
@@ -97,4 +108,4 @@ def warmup() -> None:
         realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)
 
 
-__all__ = ["Limit", "Solution", "Stats", "solve", "warmup", "METHODS", "HEURISTICS", "REALTIME_METHODS"]
+__all__ = ["Limit", "Solution", "Stats", "solve", "warmup", "METHODS", "HEURISTICS", "PRUNING", "REALTIME_METHODS"]

@@ -20,6 +20,8 @@ from .. import config
 from ..board import Board, Goal, check_goal, goal_cell
 from ..errors import InvalidBoardError
 from ..heuristics.registry import kernel_heuristic, parse
+from . import PRUNING
+from .fsm import automaton
 from .limits import (
     INTERRUPTED,
     NODE_LIMIT,
@@ -37,6 +39,7 @@ from .limits import (
 MAX_CELLS = 256
 
 HEURISTICS = {"manhattan": 0, "lc": 1}
+
 
 # Blank directions as the kernel numbers them, and their (row, column) steps.
 UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
@@ -163,13 +166,18 @@ def tables(height: int, width: int, goal: Goal) -> Tables:
         gr, gc = divmod(int(home[t]), width)
         for cell in range(n):
             md[cell * n + t] = abs(cell // width - gr) + abs(cell % width - gc)
-    nbr = np.full(n * 4, -1, dtype=np.int64)
-    for cell in range(n):
+    return Tables(home, md, neighbours(height, width))
+
+
+def neighbours(height: int, width: int) -> np.ndarray:
+    """``nbr[cell * 4 + d]``: the blank's cell after a step in direction d, or -1."""
+    nbr = np.full(height * width * 4, -1, dtype=np.int64)
+    for cell in range(height * width):
         r, c = divmod(cell, width)
         for d, (dr, dc) in enumerate(STEPS):
             if 0 <= r + dr < height and 0 <= c + dc < width:
                 nbr[cell * 4 + d] = (r + dr) * width + c + dc
-    return Tables(home, md, nbr)
+    return nbr
 
 
 def initial_h(board: Board, t: Tables, heuristic: str) -> int:
@@ -196,10 +204,27 @@ def warmup(heuristics: Sequence[str] = tuple(HEURISTICS), height: int = 2, width
 
 
 @functools.cache
-def _warm(heuristic: str, height: int, width: int, goal: Goal) -> None:
+def _warm(heuristic: str, height: int, width: int, goal: Goal, pruning: str = "auto") -> None:
     start = Board.goal(height, width, goal)
     start = start.move(start.movable_tiles()[0])
-    _run(start, goal, heuristic, "korf", Limit(), None, Clock(Limit()))
+    _run(start, goal, heuristic, "korf", Limit(), None, Clock(Limit()), _pruning(pruning, heuristic))
+
+
+def _pruning(pruning: str, heuristic: str) -> str:
+    if pruning not in PRUNING:
+        raise ValueError(f"unknown pruning {pruning!r}: use {', '.join(PRUNING)}")
+    if pruning == "auto":
+        return "fsm" if parse(heuristic).extended else "parent"
+    return pruning
+
+
+def _fsm_tables(height: int, width: int, pruning: str) -> tuple[int, tuple[np.ndarray]]:
+    """The kernel's mode bit and the automaton's table (a placeholder for ``parent``)."""
+    from .._kernels.idastar import FSM
+
+    if pruning == "parent":
+        return 0, (np.zeros(1, np.uint32),)
+    return FSM, (automaton(height, width).packed,)
 
 
 def idastar(
@@ -210,17 +235,20 @@ def idastar(
     order: str = "korf",
     limit: Limit | None = None,
     on_iteration: IterationCallback | None = None,
+    pruning: str = "auto",
 ) -> Solution:
     """Optimal solution of ``board`` by IDA*.
 
     ``heuristic`` is ``"manhattan"``, ``"lc"`` (Manhattan plus linear conflict) or any name
     ``heuristics.registry`` parses (``"wd+id"``, ``"pdb:6-6-3+wd"``, ...); ``order`` names
     the move order (see ``ORDERS``). ``on_iteration(iteration, final)`` is called after every
-    iteration (``final`` is true for the one that found the goal). With the Manhattan distance and
-    the ``korf`` order, ``stats.generated`` equals the node counts of Korf (1985).
+    iteration (``final`` is true for the one that found the goal). ``pruning`` (see ``PRUNING``)
+    chooses the duplicate pruning. With the Manhattan distance, the ``korf`` order and parent
+    pruning, ``stats.generated`` equals the node counts of Korf (1985).
     """
     check_goal(goal)
     heuristic = parse(heuristic).name
+    pruning = _pruning(pruning, heuristic)
     if order not in ORDERS:
         raise ValueError(f"unknown move order {order!r}: use {', '.join(ORDERS)}")
     if board.size > MAX_CELLS:
@@ -232,10 +260,10 @@ def idastar(
     limit = limit or Limit()
     other = _other_goal_tables(board, goal, heuristic)
     if other is not None:
-        return _via_other_goal(board, goal, other, heuristic, order, limit, on_iteration)
+        return _via_other_goal(board, goal, other, heuristic, order, limit, on_iteration, pruning)
     kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
-    warmup([heuristic], board.height, board.width, goal)
-    return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit))
+    _warm(heuristic, board.height, board.width, goal, pruning)
+    return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit), pruning)
 
 
 def _other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
@@ -253,11 +281,11 @@ def _other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
 
 
 def _via_other_goal(board: Board, goal: Goal, other: Goal, heuristic: str, order: str, limit: Limit,
-                    on_iteration: IterationCallback | None) -> Solution:
+                    on_iteration: IterationCallback | None, pruning: str) -> Solution:
     """Solve the board turned 180 degrees and relabelled (``Board.converted``) for the other
     goal, whose tables exist; the distance is the same and moves map back tile by tile."""
     sol = idastar(board.converted(), goal=other, heuristic=heuristic, order=order, limit=limit,
-                  on_iteration=on_iteration)
+                  on_iteration=on_iteration, pruning=pruning)
     note = f"tables of the {other} goal used on the board turned 180 degrees"
     if not sol.solved:
         return unfinished(board, goal, sol.status, sol.lower_bound, stats=sol.stats, method=sol.method,
@@ -275,6 +303,7 @@ def _run(
     limit: Limit,
     on_iteration: IterationCallback | None,
     clock: Clock,
+    pruning: str,
 ) -> Solution:
     stats = Stats(generated=1)
     method = "idastar"
@@ -299,7 +328,9 @@ def _run(
     rowkey = np.zeros(h, np.uint64)
     colkey = np.zeros(w, np.uint64)
     lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, rowkey, colkey)
-    kernel = iteration(kh.mode | lt.mode)
+    fsm_mode, fsm = _fsm_tables(board.height, board.width, pruning)
+    ext = kh.ext + fsm
+    kernel = iteration(kh.mode | lt.mode | fsm_mode)
     if lt.mode == 1:
         line_keys(cells, lt.rc, lt.cc, n, row_of, col_of, rowkey, colkey)
     big = np.iinfo(np.int64).max
@@ -328,7 +359,7 @@ def _run(
                     stop = TIMEOUT
                     break
                 status = kernel(cells, t.home, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
-                                *lct, kh.ext, bound, blanks, ks, hs, hst, ctl, budget)
+                                *lct, ext, bound, blanks, ks, hs, hst, ctl, budget)
             it = Iteration(bound, int(ctl[1]), int(ctl[2]), clock.cpu() - cpu_start)
             stats.iterations.append(it)
             stats.generated += it.generated
@@ -352,7 +383,8 @@ def _run(
 
 
 def optimal_lengths(
-    boards: Sequence[Board], *, goal: Goal = "standard", heuristic: str = "lc", order: str = "korf"
+    boards: Sequence[Board], *, goal: Goal = "standard", heuristic: str = "lc", order: str = "korf",
+    pruning: str = "auto",
 ) -> tuple[list[int], list[int]]:
     """Optimal lengths and IDA* node counts of many boards of one shape, in one kernel call
     (no per-board Python work: for whole state spaces and large samples). Every board must be
@@ -368,16 +400,19 @@ def optimal_lengths(
 
     t, mv, lt = _setup(h, w, goal, order, heuristic == "lc")
     kh = kernel_heuristic(heuristic, h, w, goal)
+    fsm_mode, fsm = _fsm_tables(h, w, _pruning(pruning, parse(heuristic).name))
     row_of, col_of = _rows_cols(h, w)
     cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
     nodes = np.zeros(len(boards), np.int64)
     starts = [kh.start(b) for b in boards] if kh.spec.extended else []
-    rows = np.array([s[0] for s in starts] or [np.zeros(kh.columns, np.int64)], dtype=np.int64)
+    rows = np.zeros((len(boards), kh.columns), np.int64)  # the automaton starts in state 0
+    if starts:
+        rows = np.array([s[0] for s in starts], dtype=np.int64)
     h0s = np.array([s[1] for s in starts] or [0], dtype=np.int64)
     lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, np.zeros(h, np.uint64), np.zeros(w, np.uint64))
-    lengths_kernel(kh.mode | lt.mode)(cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
-                                      lct, kh.ext, rows, h0s, lengths, nodes)
+    lengths_kernel(kh.mode | lt.mode | fsm_mode)(cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h,
+                                                 row_of, col_of, lct, kh.ext + fsm, rows, h0s, lengths, nodes)
     return lengths.tolist(), nodes.tolist()
 
 
