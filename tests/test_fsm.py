@@ -13,7 +13,7 @@ from npuzzle import Board
 from npuzzle.heuristics.registry import evaluate
 from npuzzle.instances import random_walk
 from npuzzle.search.fsm import automaton
-from npuzzle.search.idastar import idastar, neighbours, optimal_lengths
+from npuzzle.search.idastar import _pruning, idastar, neighbours, optimal_lengths
 
 SHAPES = [(2, 3), (3, 2), (2, 4), (3, 3), (4, 3), (3, 5)]
 
@@ -140,3 +140,5 @@ def test_pruning_names():
     auto = idastar(b, heuristic="wd")
     assert auto.stats.generated == idastar(b, heuristic="wd", pruning="fsm").stats.generated
     assert idastar(b).stats.generated == idastar(b, pruning="parent").stats.generated
+    assert [_pruning("auto", h, 36) for h in ("manhattan", "lc", "wd", "pdb:4-4")] == ["parent", "parent", "fsm", "fsm"]
+    assert _pruning("auto", "wd", 49) == "parent"  # the automaton would take seconds to build

@@ -185,8 +185,8 @@ HEURISTIC_HELP = ("lower bound: manhattan, lc (Manhattan + linear conflict), wd 
 
 PRUNING_HELP = ("IDA*'s duplicate pruning: parent (never undo the last move; reproduces Korf's node "
                 "counts), fsm (also skip move sequences with a shorter or earlier equivalent, by an "
-                "automaton: about half the nodes), auto (default: fsm with wd, id and pdb bounds, "
-                "parent with manhattan and lc)")
+                "automaton: about half the nodes), auto (default: fsm with wd, id and pdb bounds on "
+                "boards of up to 36 cells, else parent)")
 
 
 #: Boards above this many cells need --count-only or --moves-out (the moves would not fit).

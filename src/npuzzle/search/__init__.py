@@ -20,7 +20,8 @@ REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
 #: IDA*'s duplicate pruning: ``parent`` never generates the move that undoes the last one (Korf
 #: 1985, whose node counts it reproduces); ``fsm`` also skips every move string that
 #: ``search.fsm``'s automaton knows a shorter or earlier equivalent of. ``auto``: fsm with the
-#: strong bounds (walking and inversion distance, pattern databases), parent with manhattan, lc.
+#: strong bounds (walking and inversion distance, pattern databases) on boards of up to 36
+#: cells, else parent (always with manhattan and lc).
 PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
 
 #: Boards above this many cells are solved in real time by ``method="auto"``.

@@ -32,8 +32,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Longest forbidden string looked for (4x4: 13,108 minimal strings, 37,361 states).
+#: Longest forbidden string looked for (4x4: 13,108 minimal strings, 37,361 states), and on
+#: boards of more than ``LONG_CELLS`` cells (the searches from every cell would take seconds).
 MAX_LEN = 14
+MAX_LEN_LARGE = 10
+LONG_CELLS = 25
 #: Arrangements searched from one cell before a shorter ``max_len`` is tried.
 CAP = 1 << 19
 
@@ -68,14 +71,16 @@ def pack(nxt: np.ndarray, bad: np.ndarray, n: int) -> np.ndarray:
 
 
 @functools.cache
-def automaton(height: int, width: int, max_len: int = MAX_LEN) -> Automaton:
+def automaton(height: int, width: int, max_len: int | None = None) -> Automaton:
     """The duplicate-pruning machine of a ``height x width`` board (made once per shape): the
-    longest ``max_len`` at most the one given whose searches stay within ``CAP`` arrangements
-    from every cell."""
+    longest ``max_len`` at most the one given (default ``MAX_LEN``, ``MAX_LEN_LARGE`` above
+    ``LONG_CELLS`` cells) whose searches stay within ``CAP`` arrangements from every cell."""
     from .._kernels.fsm import forbidden_from
     from .idastar import neighbours
 
     n = height * width
+    if max_len is None:
+        max_len = MAX_LEN if n <= LONG_CELLS else MAX_LEN_LARGE
     nbr = neighbours(height, width)
     bits = 4 if n <= 16 else 8
     words = -(-n * bits // 64)

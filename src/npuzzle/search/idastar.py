@@ -207,14 +207,18 @@ def warmup(heuristics: Sequence[str] = tuple(HEURISTICS), height: int = 2, width
 def _warm(heuristic: str, height: int, width: int, goal: Goal, pruning: str = "auto") -> None:
     start = Board.goal(height, width, goal)
     start = start.move(start.movable_tiles()[0])
-    _run(start, goal, heuristic, "korf", Limit(), None, Clock(Limit()), _pruning(pruning, heuristic))
+    _run(start, goal, heuristic, "korf", Limit(), None, Clock(Limit()), _pruning(pruning, heuristic, start.size))
 
 
-def _pruning(pruning: str, heuristic: str) -> str:
+#: ``auto`` pruning uses the automaton on boards of up to this many cells (6x6: built in 1.4 s).
+AUTO_FSM_CELLS = 36
+
+
+def _pruning(pruning: str, heuristic: str, cells: int) -> str:
     if pruning not in PRUNING:
         raise ValueError(f"unknown pruning {pruning!r}: use {', '.join(PRUNING)}")
     if pruning == "auto":
-        return "fsm" if parse(heuristic).extended else "parent"
+        return "fsm" if parse(heuristic).extended and cells <= AUTO_FSM_CELLS else "parent"
     return pruning
 
 
@@ -248,7 +252,7 @@ def idastar(
     """
     check_goal(goal)
     heuristic = parse(heuristic).name
-    pruning = _pruning(pruning, heuristic)
+    pruning = _pruning(pruning, heuristic, board.size)
     if order not in ORDERS:
         raise ValueError(f"unknown move order {order!r}: use {', '.join(ORDERS)}")
     if board.size > MAX_CELLS:
@@ -400,7 +404,7 @@ def optimal_lengths(
 
     t, mv, lt = _setup(h, w, goal, order, heuristic == "lc")
     kh = kernel_heuristic(heuristic, h, w, goal)
-    fsm_mode, fsm = _fsm_tables(h, w, _pruning(pruning, parse(heuristic).name))
+    fsm_mode, fsm = _fsm_tables(h, w, _pruning(pruning, parse(heuristic).name, h * w))
     row_of, col_of = _rows_cols(h, w)
     cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
