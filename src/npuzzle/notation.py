@@ -132,7 +132,15 @@ def parse_position(text: str, shape: tuple[int, int] | None = None) -> Board:
         raise _fail("empty position: nothing to read", text)
     if _looks_compact(s, shape):
         return _parse_hex_digits(s, shape, text)
+    if _HEX_RUN.fullmatch(s) and re.search("[a-fA-F]", s) and (shape is None or shape[0] * shape[1] <= 16):
+        want = (f"{shape[0] * shape[1]} for a {format_shape(shape)} board" if shape is not None
+                else "16 for the 4x4 board, as in 159d26ae37bf48c0")
+        raise _fail(f"wrong count: hex notation needs one digit per cell ({want}), got {len(s)}", text)
     return parse_numbers(text, shape)
+
+
+#: A run of hex digits with no separators (with a letter among them, it cannot be numbers).
+_HEX_RUN = re.compile("[0-9a-fA-F]{2,}")
 
 
 def _looks_compact(s: str, shape: tuple[int, int] | None) -> bool:
