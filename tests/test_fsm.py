@@ -142,3 +142,25 @@ def test_pruning_names():
     assert idastar(b).stats.generated == idastar(b, pruning="parent").stats.generated
     assert [_pruning("auto", h, 36) for h in ("manhattan", "lc", "wd", "pdb:4-4")] == ["parent", "parent", "fsm", "fsm"]
     assert _pruning("auto", "wd", 49) == "parent"  # the automaton would take seconds to build
+
+
+def test_kept_in_the_table_store_and_rebuilt_if_unreadable(tmp_path, monkeypatch):
+    from npuzzle import tables
+    from npuzzle.search import fsm
+
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
+    built = fsm.automaton.__wrapped__(3, 3)
+    path = tables.table_path(fsm.table_key(3, 3, fsm.MAX_LEN))
+    assert path.is_file()
+    loaded = fsm.automaton.__wrapped__(3, 3)
+    assert (loaded.max_len, loaded.strings, loaded.states) == (built.max_len, built.strings, built.states)
+    assert (loaded.packed == built.packed).all()
+    assert (loaded.next == built.next).all() and (loaded.bad == built.bad).all()
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    again = fsm.automaton.__wrapped__(3, 3)
+    assert (again.packed == built.packed).all()
+    assert tables.load_table(fsm.table_key(3, 3, fsm.MAX_LEN)).meta["strings"] == built.strings
+    info = [i for i in tables.list_tables() if i.key is not None and i.key.kind == "fsm"]
+    assert [i.key.shape for i in info] == ["3x3"]

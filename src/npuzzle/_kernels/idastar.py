@@ -156,7 +156,6 @@ def _iteration_kernel(mode):
     use_fsm = (mode & FSM) != 0
     extended = (mode & (WD | ID | PDB | MIRROR)) != 0
 
-    @njit
     def ida_iteration(board, home, dmd, succ_q, succ_next, width, height, row_of, col_of,
                       rc, cc, rtab, ctab, rowkey, colkey, ext, bound, blanks, ks, hs, hst, ctl, budget):
         """Run the iteration with threshold ``bound`` until it is exhausted, finds the goal, or has
@@ -358,7 +357,7 @@ def _iteration_kernel(mode):
         ctl[3] = min_over
         return status
 
-    return ida_iteration
+    return _jit_for_mode(ida_iteration, mode)
 
 
 @njit(inline=True)
@@ -487,7 +486,6 @@ def _lengths_kernel(mode, ida_iteration):
     lc_mode = mode & 3
     extended = (mode & (WD | ID | PDB | MIRROR)) != 0
 
-    @njit
     def ida_lengths(boards, home, md, dmd, succ_q, succ_next, width, height, row_of, col_of,
                     lct, ext, hst0, h0s, lengths, nodes):
         """Full IDA* on every row of ``boards`` (each a solvable position): the optimal length into
@@ -540,7 +538,17 @@ def _lengths_kernel(mode, ida_iteration):
                 bound = nxt + ((nxt ^ md0) & 1)
             nodes[i] = total
 
-    return ida_lengths
+    return _jit_for_mode(ida_lengths, mode)
+
+
+def _jit_for_mode(func, mode: int):
+    """``njit`` one mode's kernel under a name of its own. Numba names compiled functions
+    ``qualname$counter`` with a per-process counter, so a cached kernel of one mode could
+    otherwise link, in another process, to a different mode's kernel that got the same name
+    (``ida_lengths`` calls ``ida_iteration``): a wrong search, or a crash."""
+    func.__name__ = f"{func.__name__}_mode{mode}"
+    func.__qualname__ = f"{func.__qualname__}_mode{mode}"
+    return njit(func)
 
 
 _ITERATION: dict[int, object] = {}

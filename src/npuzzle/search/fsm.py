@@ -27,10 +27,14 @@ against breadth-first search).
 from __future__ import annotations
 
 import functools
+import time
 from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
+
+from .. import tables as store
+from ..errors import MissingTableError, TableFormatError
 
 #: Longest forbidden string looked for (4x4: 13,108 minimal strings, 37,361 states), and on
 #: boards of more than ``LONG_CELLS`` cells (the searches from every cell would take seconds).
@@ -39,6 +43,9 @@ MAX_LEN_LARGE = 10
 LONG_CELLS = 25
 #: Arrangements searched from one cell before a shorter ``max_len`` is tried.
 CAP = 1 << 19
+#: Kind and version of the automaton in the table store (where it is kept once built).
+KIND = "fsm"
+VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -47,13 +54,29 @@ class Automaton:
 
     max_len: int
     strings: int  # minimal forbidden strings recognised
-    next: np.ndarray  # int64 [state * 4 + direction]: the state after that move
-    bad: np.ndarray  # uint8 [state * n + cell]: a forbidden string ends at state, blank on cell
-    packed: np.ndarray  # uint32: the kernel's form of both (see ``pack``)
+    cells: int
+    packed: np.ndarray  # uint32: the kernel's form (see ``pack``)
+
+    @property
+    def stride(self) -> int:
+        return 4 + -(-self.cells // 32)
 
     @property
     def states(self) -> int:
-        return self.next.size // 4
+        return self.packed.size // self.stride
+
+    @functools.cached_property
+    def next(self) -> np.ndarray:
+        """int64 [state * 4 + direction]: the state after that move."""
+        return (self.packed.reshape(self.states, self.stride)[:, :4] // self.stride).astype(np.int64).reshape(-1)
+
+    @functools.cached_property
+    def bad(self) -> np.ndarray:
+        """uint8 [state * n + cell]: a forbidden string ends in that state with the blank on cell."""
+        words = self.packed.reshape(self.states, self.stride)[:, 4:].astype(np.uint64)
+        cell = np.arange(self.cells)
+        bits = (words[:, cell // 32] >> (cell % 32).astype(np.uint64)) & np.uint64(1)
+        return bits.astype(np.uint8).reshape(-1)
 
 
 def pack(nxt: np.ndarray, bad: np.ndarray, n: int) -> np.ndarray:
@@ -72,15 +95,39 @@ def pack(nxt: np.ndarray, bad: np.ndarray, n: int) -> np.ndarray:
 
 @functools.cache
 def automaton(height: int, width: int, max_len: int | None = None) -> Automaton:
-    """The duplicate-pruning machine of a ``height x width`` board (made once per shape): the
-    longest ``max_len`` at most the one given (default ``MAX_LEN``, ``MAX_LEN_LARGE`` above
-    ``LONG_CELLS`` cells) whose searches stay within ``CAP`` arrangements from every cell."""
+    """The duplicate-pruning machine of a ``height x width`` board (made once per process and
+    shape, and kept in the table store): the longest ``max_len`` at most the one given (default
+    ``MAX_LEN``, ``MAX_LEN_LARGE`` above ``LONG_CELLS`` cells) whose searches stay within ``CAP``
+    arrangements from every cell."""
+    n = height * width
+    if max_len is None:
+        max_len = MAX_LEN if n <= LONG_CELLS else MAX_LEN_LARGE
+    key = table_key(height, width, max_len)
+    try:
+        table = store.load_table(key)
+        return Automaton(int(table.meta["max_len"]), int(table.meta["strings"]), n, np.array(table.data))
+    except (MissingTableError, TableFormatError, KeyError):
+        pass  # not built yet (or unreadable): build it, it takes about a second
+    start = time.process_time()
+    a = build(height, width, max_len)
+    meta = {"max_len": a.max_len, "strings": a.strings, "build_cpu_seconds": round(time.process_time() - start, 2)}
+    try:
+        store.save_table(key, a.packed, meta)
+    except OSError:
+        pass  # a read-only store: build it again next time
+    return a
+
+
+def table_key(height: int, width: int, max_len: int) -> store.TableKey:
+    return store.TableKey(KIND, height, width, "any", f"moves{max_len}.v{VERSION}")
+
+
+def build(height: int, width: int, max_len: int) -> Automaton:
+    """Find the forbidden strings and compile the automaton (see ``automaton``)."""
     from .._kernels.fsm import forbidden_from
     from .idastar import neighbours
 
     n = height * width
-    if max_len is None:
-        max_len = MAX_LEN if n <= LONG_CELLS else MAX_LEN_LARGE
     nbr = neighbours(height, width)
     bits = 4 if n <= 16 else 8
     words = -(-n * bits // 64)
@@ -161,4 +208,4 @@ def _compile(n: int, nbr: np.ndarray, max_len: int, starts: np.ndarray, codes: n
                 fail[child] = int(nxt[fail[state] * 4 + d])
                 nxt[state * 4 + d] = child
                 queue.append(child)
-    return Automaton(max_len, int(starts.size), nxt, bad.reshape(-1), pack(nxt, bad, n))
+    return Automaton(max_len, int(starts.size), n, pack(nxt, bad, n))
