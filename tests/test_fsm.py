@@ -77,15 +77,15 @@ def test_4x4_tree_equals_the_published_distance_counts():
 
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2), (3, 3), (2, 4)])
 def test_automaton_forbids_what_the_naive_search_forbids(shape):
-    """The automaton's tables against a plain enumeration, string by string: every forbidden
-    string ends in a bad state, and every canonical string of up to max_len moves does not."""
+    """The automaton's tables against a plain enumeration, string by string: every naively
+    forbidden string meets a bad state (that no canonical string does is the counts test's)."""
     h, w = shape
     a = automaton(h, w)
     forbidden = naive_forbidden(h, w, a.max_len)
     n = h * w
     nbr = neighbours(h, w)
     steps = "ULRD"
-    for start, s in sorted(forbidden)[:4000]:
+    for start, s in sorted(forbidden):
         state, cell, hit = 0, start, False
         for ch in s:
             d = steps.index(ch)
@@ -93,7 +93,6 @@ def test_automaton_forbids_what_the_naive_search_forbids(shape):
             state = int(a.next[state * 4 + d])
             hit = hit or bool(a.bad[state * n + cell])
         assert hit, (start, s)
-    assert tree_counts(h, w, 0, a.max_len)[-1] > 0
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2), (3, 3), (2, 4), (4, 3)])
