@@ -139,6 +139,10 @@ MIRROR = 32
 #: Duplicate pruning by the move automaton of ``search.fsm`` (any heuristic): its packed table
 #: is the last entry of ``ext``, the offset of its state's record per depth in ``hst``.
 FSM = 64
+#: The bits of the modes that keep per-depth heuristic components (``extended`` modes).
+EXTENDED = WD | ID | PDB | MIRROR
+#: Where the automaton's table is in ``ext``: after the heuristics' 18 arrays.
+EXT_FSM = 18
 
 # Columns of ``hst`` (the rest hold, per pattern, the direct ranks, direct values, mirrored
 # ranks and mirrored values, ``patterns`` columns each).
@@ -154,7 +158,7 @@ def _iteration_kernel(mode):
     use_pdb = (mode & PDB) != 0
     use_mirror = (mode & MIRROR) != 0
     use_fsm = (mode & FSM) != 0
-    extended = (mode & (WD | ID | PDB | MIRROR)) != 0
+    extended = (mode & EXTENDED) != 0
 
     def ida_iteration(board, home, dmd, succ_q, succ_next, width, height, row_of, col_of,
                       rc, cc, rtab, ctab, rowkey, colkey, ext, bound, blanks, ks, hs, hst, ctl, budget):
@@ -185,12 +189,12 @@ def _iteration_kernel(mode):
         lis = np.empty(max(width, height), np.int64)
         status = EXHAUSTED
         if use_fsm:  # the automaton's table and the current node's state
-            fsm = ext[18]
+            fsm = ext[EXT_FSM]
             v = np.uint64(hst[depth, H_FSM])
             u = v
         if extended:  # the tables, and the current node's components
             (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, goal_cm,
-             pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext[:18]
+             pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = ext[:EXT_FSM]
             npat = (hst.shape[1] - H_PAT) // 4
             md = 0
             ir = 0
@@ -484,7 +488,7 @@ def _direct_delta(board, home, t, src, dst, width, height, row_of, col_of, seq, 
 
 def _lengths_kernel(mode, ida_iteration):
     lc_mode = mode & 3
-    extended = (mode & (WD | ID | PDB | MIRROR)) != 0
+    extended = (mode & EXTENDED) != 0
 
     def ida_lengths(boards, home, md, dmd, succ_q, succ_next, width, height, row_of, col_of,
                     lct, ext, hst0, h0s, lengths, nodes):

@@ -24,6 +24,13 @@ REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
 #: cells, else parent (always with manhattan and lc).
 PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
 
+
+def check_pruning(pruning: str) -> str:
+    """``pruning`` if it is one of ``PRUNING``, else ``InvalidBoardError`` naming them."""
+    if pruning not in PRUNING:
+        raise InvalidBoardError(f"unknown pruning {pruning!r}: use one of {', '.join(PRUNING)}")
+    return pruning
+
 #: Boards above this many cells are solved in real time by ``method="auto"``.
 AUTO_OPTIMAL_CELLS = 16
 
@@ -65,9 +72,7 @@ def solve(
     board.require_solvable(goal)
     if weight != 1 and method not in ("astar", "auto"):
         raise InvalidBoardError("--weight applies to A* only: add --method astar")
-    if pruning not in PRUNING:
-        raise InvalidBoardError(f"unknown pruning {pruning!r}: use one of {', '.join(PRUNING)}")
-    if pruning != "auto" and method not in ("idastar", "auto"):
+    if check_pruning(pruning) != "auto" and method not in ("idastar", "auto"):
         raise InvalidBoardError("--pruning applies to IDA* only: add --method idastar")
     h = heuristic
     if method == "auto":

@@ -20,7 +20,7 @@ from .. import config
 from ..board import Board, Goal, check_goal, goal_cell
 from ..errors import InvalidBoardError
 from ..heuristics.registry import kernel_heuristic, parse
-from . import PRUNING
+from . import check_pruning
 from .fsm import automaton
 from .limits import (
     INTERRUPTED,
@@ -39,7 +39,6 @@ from .limits import (
 MAX_CELLS = 256
 
 HEURISTICS = {"manhattan": 0, "lc": 1}
-
 
 # Blank directions as the kernel numbers them, and their (row, column) steps.
 UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
@@ -215,9 +214,8 @@ AUTO_FSM_CELLS = 36
 
 
 def _pruning(pruning: str, heuristic: str, cells: int) -> str:
-    if pruning not in PRUNING:
-        raise ValueError(f"unknown pruning {pruning!r}: use {', '.join(PRUNING)}")
-    if pruning == "auto":
+    """``pruning`` with ``auto`` resolved (see ``search.PRUNING``)."""
+    if check_pruning(pruning) == "auto":
         return "fsm" if parse(heuristic).extended and cells <= AUTO_FSM_CELLS else "parent"
     return pruning
 
@@ -246,7 +244,7 @@ def idastar(
     ``heuristic`` is ``"manhattan"``, ``"lc"`` (Manhattan plus linear conflict) or any name
     ``heuristics.registry`` parses (``"wd+id"``, ``"pdb:6-6-3+wd"``, ...); ``order`` names
     the move order (see ``ORDERS``). ``on_iteration(iteration, final)`` is called after every
-    iteration (``final`` is true for the one that found the goal). ``pruning`` (see ``PRUNING``)
+    iteration (``final`` is true for the one that found the goal). ``pruning`` (see ``search.PRUNING``)
     chooses the duplicate pruning. With the Manhattan distance, the ``korf`` order and parent
     pruning, ``stats.generated`` equals the node counts of Korf (1985).
     """
@@ -410,9 +408,8 @@ def optimal_lengths(
     lengths = np.zeros(len(boards), np.int64)
     nodes = np.zeros(len(boards), np.int64)
     starts = [kh.start(b) for b in boards] if kh.spec.extended else []
-    rows = np.zeros((len(boards), kh.columns), np.int64)  # the automaton starts in state 0
-    if starts:
-        rows = np.array([s[0] for s in starts], dtype=np.int64)
+    rows = (np.array([s[0] for s in starts], dtype=np.int64) if starts
+            else np.zeros((len(boards), kh.columns), np.int64))  # one row per board: the automaton's state
     h0s = np.array([s[1] for s in starts] or [0], dtype=np.int64)
     lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, np.zeros(h, np.uint64), np.zeros(w, np.uint64))
     lengths_kernel(kh.mode | lt.mode | fsm_mode)(cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h,
