@@ -29,6 +29,7 @@ import numpy as np
 from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, TableFormatError
+from .idastar import neighbours
 from .idastar import tables as move_tables
 from .limits import Solution, Stats, solved
 
@@ -109,7 +110,7 @@ def space(height: int, width: int, blank: int) -> Space:
     fact_half = np.array([math.factorial(m - 1 - i) // 2 for i in range(max(m - 2, 1))], dtype=np.int64)
     popc = np.array([bin(x).count("1") for x in range(1 << m)], dtype=np.int64)
     need = np.array([((width - 1) * abs(c // width - blank // width)) & 1 for c in range(n)], dtype=np.int64)
-    nbr = move_tables(height, width, "standard").nbr
+    nbr = neighbours(height, width)
     return Space(height, width, blank, math.factorial(n) // 2, fact_half, popc, need, nbr)
 
 
