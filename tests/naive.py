@@ -219,32 +219,22 @@ def naive_forbidden(height: int, width: int, max_len: int) -> frozenset[tuple[in
     """Every ``(blank cell, blank steps)`` of at most ``max_len`` steps that some other string
     from that cell, shorter or as long and earlier in U, L, R, D order, matches in effect: the
     strings are tried in that order from each cell and a string is forbidden if the arrangement
-    it reaches (tiles labelled by their first cell) was reached before."""
+    it reaches was reached before."""
     out = set()
     for start in range(height * width):
-        first = tuple(range(height * width))
-        blank_label = first[start]
+        first = tuple(range(1, height * width))
+        first = first[:start] + (0,) + first[start:]
         seen = {first}
-        level = [("", first, start)]
+        level = [("", first)]
         for _ in range(max_len):
             nxt = []
-            for s, arr, blank in level:
-                r, c = divmod(blank, width)
-                for step in ("U", "L", "R", "D"):
-                    if s and step == OPPOSITE_STEP[s[-1]]:
-                        continue
-                    dr, dc = BLANK_STEPS[step]
-                    if not (0 <= r + dr < height and 0 <= c + dc < width):
-                        continue
-                    q = (r + dr) * width + c + dc
-                    cells = list(arr)
-                    cells[blank], cells[q] = cells[q], blank_label
-                    child = tuple(cells)
+            for s, arr in level:
+                for step, child in children(arr, height, width, s[-1] if s else None, ("U", "L", "R", "D")):
                     if child in seen:
                         out.add((start, s + step))
                     else:
                         seen.add(child)
-                        nxt.append((s + step, child, q))
+                        nxt.append((s + step, child))
             level = nxt
     return frozenset(out)
 
@@ -262,14 +252,14 @@ def naive_iteration(board, goal: str, h, threshold: int,
     steps: list[str] = []
     cells = [tuple(board.tiles).index(0)]
 
-    def pruned(step: str, child: tuple[int, ...]) -> bool:
+    def pruned(step: str) -> bool:
         path = "".join(steps) + step
         return any((cells[len(path) - k], path[-k:]) in forbidden for k in range(1, len(path) + 1))
 
     def search(state: tuple[int, ...], g: int, last: str | None) -> int | None:
         nonlocal generated
         for step, child in children(state, height, width, last, order):
-            if forbidden is not None and pruned(step, child):
+            if forbidden is not None and pruned(step):
                 continue
             generated += 1
             if child == target:

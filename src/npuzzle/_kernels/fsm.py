@@ -36,8 +36,8 @@ def _slot(keys, i, mask):
 def forbidden_from(nbr, n, start, max_len, bits, words, cap):
     """The forbidden strings of at most ``max_len`` moves from blank cell ``start`` (``nbr[cell *
     4 + d]``: the blank's neighbour in direction d or -1; directions up, left, right, down, so
-    ``3 - d`` undoes d). Returns (codes, lengths, arrangements searched), or lengths[0] == -1 if
-    more than ``cap`` arrangements would be needed."""
+    ``3 - d`` undoes d). Returns (codes, lengths), or lengths[0] == -1 if more than ``cap``
+    arrangements would be needed."""
     keys = np.zeros((cap + 1, words), np.uint64)
     blank = np.zeros(cap + 1, np.int64)
     last = np.zeros(cap + 1, np.int64)
@@ -68,7 +68,7 @@ def forbidden_from(nbr, n, start, max_len, bits, words, cap):
                     continue
                 if count >= cap:
                     out_lens[0] = -1
-                    return out_codes[:1], out_lens[:1], count
+                    return out_codes[:1], out_lens[:1]
                 j = count
                 keys[j] = keys[i]
                 t = _field(keys, i, q, bits)
@@ -106,4 +106,4 @@ def forbidden_from(nbr, n, start, max_len, bits, words, cap):
                 code[j] = c2
                 count += 1
         lo = hi
-    return out_codes[:found], out_lens[:found], count
+    return out_codes[:found], out_lens[:found]

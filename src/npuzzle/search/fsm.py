@@ -133,12 +133,12 @@ def build(height: int, width: int, max_len: int) -> Automaton:
     words = -(-n * bits // 64)
     while True:
         found = [forbidden_from(nbr, n, p, max_len, bits, words, CAP) for p in range(n)]
-        if all(lens.size == 0 or lens[0] >= 0 for _, lens, _ in found):
+        if all(lens.size == 0 or lens[0] >= 0 for _, lens in found):
             break
         max_len -= 2
-    starts = np.concatenate([np.full(lens.size, p, np.int64) for p, (_, lens, _) in enumerate(found)])
-    codes = np.concatenate([c for c, _, _ in found])
-    lens = np.concatenate([x for _, x, _ in found])
+    starts = np.concatenate([np.full(lens.size, p, np.int64) for p, (_, lens) in enumerate(found)])
+    codes = np.concatenate([c for c, _ in found])
+    lens = np.concatenate([x for _, x in found])
     keep = _minimal(nbr, starts, codes, lens)
     return _compile(n, nbr, max_len, starts[keep], codes[keep], lens[keep])
 
