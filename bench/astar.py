@@ -14,6 +14,7 @@ import argparse
 import platform
 import sys
 import time
+from importlib import resources
 from pathlib import Path
 
 import numba
@@ -22,13 +23,14 @@ from npuzzle.board import Board
 from npuzzle.search.astar import run_astar
 from npuzzle.search.limits import Limit
 
-BENCHMARKS = Path(__file__).resolve().parents[1].parent / "shared" / "benchmarks"
 
-
-def read_korf100(path: Path) -> list[dict[str, str]]:
-    lines = [ln for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+def read_korf100(path: Path | None) -> list[dict[str, str]]:
+    """The rows of korf100.tsv: the package's copy unless ``path`` names another."""
+    text = (path.read_text() if path is not None
+            else resources.files("npuzzle").joinpath("data", "korf100.tsv").read_text(encoding="utf-8"))
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     header = lines[0].split("\t")
-    return [dict(zip(header, ln.split("\t"))) for ln in lines[1:]]
+    return [dict(zip(header, ln.split("\t"), strict=True)) for ln in lines[1:]]
 
 
 def board_of(row: dict[str, str]) -> Board:
@@ -79,7 +81,7 @@ def weighted_table(rows: list[dict[str, str]], heuristic: str, weights: list[flo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=BENCHMARKS / "korf100.tsv", help="korf100.tsv")
+    parser.add_argument("--data", type=Path, help="a korf100.tsv (default: the package's copy)")
     parser.add_argument("--easiest", type=int, default=10, help="optimal A* on this many easiest instances")
     parser.add_argument("--heuristics", nargs="+", default=["manhattan", "lc"], help="for the optimal runs")
     parser.add_argument("--weights", nargs="*", type=float, default=[1.5, 2.0, 3.0],

@@ -5,7 +5,7 @@
     python bench/bfs_stats.py sample --shape 3x3 --count 1000 --seed 1
 
 CPU seconds are ``time.process_time``; memory is the peak resident set (``ru_maxrss``). Results
-are compared with ../shared/benchmarks/known_counts.txt and with Knuth's figures.
+are compared with tests/data/known_counts.txt and with Knuth's figures.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from npuzzle.notation import parse_shape
 from npuzzle.search import bfs
 from npuzzle.search.idastar import idastar
 
-KNOWN = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "known_counts.txt"
+KNOWN = Path(__file__).resolve().parents[1] / "tests" / "data" / "known_counts.txt"
 KNUTH_TOTAL, KNUTH_DEEPEST, KNUTH_AT_DEEPEST = 88_728_779, 56, 114
 
 

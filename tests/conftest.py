@@ -1,22 +1,63 @@
-"""Shared test fixtures and helpers: the benchmark data in ``../shared/benchmarks`` beside the
-checkout, and the check of a heuristic's incremental kernel updates."""
+"""Shared test fixtures and helpers.
+
+The repository is enough to run the tests: the benchmark sets are read from the package's own
+copies (``npuzzle/data``, through ``importlib.resources``) and the exact distance counts from
+``tests/data/known_counts.txt``. Nothing is read at import time.
+
+Every test runs against an empty table store of its own session (``NPUZZLE_DATA_DIR`` points at
+a temporary folder), so no test reads or writes the user's ``~/.cache/npuzzle`` and results do
+not depend on which tables a developer has built. Tables a test builds there (the move
+automaton, small pattern databases) are built once per session and reused.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-BENCHMARKS = Path(os.environ.get("NPUZZLE_BENCHMARKS", REPO.parent / "shared" / "benchmarks"))
+TEST_DATA = Path(__file__).resolve().parent / "data"
+#: The published data beside a checkout (optional: only the cross-check in test_data reads it).
+SHARED_BENCHMARKS = Path(os.environ.get("NPUZZLE_BENCHMARKS", REPO.parent / "shared" / "benchmarks"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def table_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One empty table store for the whole session, never the user's."""
+    store = tmp_path_factory.mktemp("table-store")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("NPUZZLE_DATA_DIR", str(store))
+        yield store
 
 
 def read_tsv(name: str) -> list[dict[str, str]]:
-    """Rows of a benchmark TSV (``#`` lines are comments; the first other line is the header)."""
-    lines = [ln.rstrip("\n") for ln in (BENCHMARKS / name).read_text().splitlines() if not ln.startswith("#")]
+    """Rows of a benchmark TSV packaged in ``npuzzle/data`` (``#`` lines are comments; the first
+    other line is the header)."""
+    text = resources.files("npuzzle").joinpath("data", name).read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     header = lines[0].split("\t")
-    return [dict(zip(header, ln.split("\t"))) for ln in lines[1:] if ln.strip()]
+    return [dict(zip(header, ln.split("\t"), strict=True)) for ln in lines[1:]]
+
+
+def known_counts() -> dict[str, tuple[int, list[int]]]:
+    """The ``dist`` lines of ``tests/data/known_counts.txt``: label -> (number of positions,
+    number of positions at each distance from the goal)."""
+    out = {}
+    for line in (TEST_DATA / "known_counts.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("dist "):
+            head, counts = line.split(" : ")
+            _, label, states = head.split()
+            out[label] = (int(states), [int(c) for c in counts.split()])
+    return out
+
+
+@pytest.fixture(scope="session")
+def known() -> dict[str, tuple[int, list[int]]]:
+    return known_counts()
 
 
 def check_kernel_heuristic(shape: tuple[int, int], goal: str, heuristic: str, walk: int) -> None:
@@ -24,6 +65,7 @@ def check_kernel_heuristic(shape: tuple[int, int], goal: str, heuristic: str, wa
     iteration, exactly as a naive search using the plain-Python value: the kernel's incremental
     value equals the plain one at every node (see ``naive.check_pruning``)."""
     from naive import check_pruning
+
     from npuzzle import Board
     from npuzzle.heuristics.registry import evaluate
     from npuzzle.instances import random_walk

@@ -6,7 +6,6 @@ from __future__ import annotations
 import collections
 
 import pytest
-from conftest import BENCHMARKS
 from naive import bfs_distances, blank_neighbours, check_pruning, naive_forbidden, naive_manhattan
 
 from npuzzle import Board
@@ -65,10 +64,8 @@ def test_one_path_to_each_position_up_to_max_len(shape):
         assert tree_counts(h, w, start, a.max_len) == distance_counts(h, w, start, a.max_len)
 
 
-def test_4x4_tree_equals_the_published_distance_counts():
-    line = next(x for x in (BENCHMARKS / "known_counts.txt").read_text().splitlines()
-                if x.startswith("dist 4x4_corner"))
-    published = [int(x) for x in line.split(":")[1].split()]
+def test_4x4_tree_equals_the_published_distance_counts(known):
+    published = known["4x4_corner"][1]
     a = automaton(4, 4)
     assert a.max_len == 14
     assert tree_counts(4, 4, 0, 14) == published[:15]
@@ -127,9 +124,9 @@ def test_optimal_and_fewer_nodes_on_random_positions(shape):
     fsm, fsm_nodes = optimal_lengths(boards, heuristic="manhattan", pruning="fsm")
     plain, plain_nodes = optimal_lengths(boards, heuristic="manhattan", pruning="parent")
     assert fsm == plain
-    assert all(f <= p for f, p in zip(fsm_nodes, plain_nodes))
+    assert all(f <= p for f, p in zip(fsm_nodes, plain_nodes, strict=True))
     assert sum(fsm_nodes) < sum(plain_nodes)
-    assert all(x >= naive_manhattan(tuple(b.tiles), w) for x, b in zip(fsm, boards))
+    assert all(x >= naive_manhattan(tuple(b.tiles), w) for x, b in zip(fsm, boards, strict=True))
 
 
 def test_pruning_names():

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import BENCHMARKS
+from conftest import known_counts
 from naive import bfs_distances, goal_tuple, naive_idastar, naive_manhattan, naive_solvable
 
 from npuzzle import Board
@@ -15,15 +15,11 @@ from npuzzle import Board
 
 def published_distributions() -> dict[str, list[int]]:
     """``known_counts.txt``: label -> number of positions at each distance from a corner goal."""
-    out = {}
-    for line in (BENCHMARKS / "known_counts.txt").read_text().splitlines():
-        if line.startswith("dist "):
-            label, counts = line[len("dist ") :].split(" : ")
-            out[label.split()[0]] = [int(c) for c in counts.split()]
-    return out
+    return {label: counts for label, (_, counts) in known_counts().items()}
 
 
-@pytest.mark.parametrize(("height", "width", "label"), [(2, 3, "2x3_corner"), (3, 2, "2x3_corner"), (2, 4, "2x4_corner"), (3, 3, "3x3_corner")])
+@pytest.mark.parametrize(("height", "width", "label"),
+                         [(2, 3, "2x3_corner"), (3, 2, "2x3_corner"), (2, 4, "2x4_corner"), (3, 3, "3x3_corner")])
 @pytest.mark.parametrize("goal", ["standard", "blank-first"])
 def test_bfs_matches_the_published_distance_distributions(height, width, label, goal):
     histogram = Counter(bfs_distances(height, width, goal).values())
