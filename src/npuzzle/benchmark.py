@@ -20,17 +20,26 @@ from .search.limits import Limit, Solution
 class Row:
     instance: Instance
     solution: Solution
+    #: Whether the node count is comparable with Korf's: IDA*, Manhattan distance, parent pruning.
+    compare_nodes: bool = False
 
     @property
     def length_ok(self) -> bool:
-        return self.solution.length == self.instance.optimal_length
+        return self.solution.solved and self.solution.length == self.instance.optimal_length
 
     @property
     def nodes_ok(self) -> bool | None:
-        """Node count equal to the recomputed Korf count (only meaningful for IDA*/Manhattan)."""
-        if self.instance.recomputed_nodes is None:
+        """Node count equal to the recomputed Korf count; ``None`` where no count is comparable
+        (another method, heuristic or pruning, or no published count)."""
+        if not self.compare_nodes or self.instance.recomputed_nodes is None:
             return None
         return self.solution.stats.generated == self.instance.recomputed_nodes
+
+
+def counts_korf_nodes(method: str, heuristic: str, pruning: str) -> bool:
+    """Whether a run's node counts are Korf's (1985): IDA* with the Manhattan distance and
+    parent pruning (``auto`` means parent with the Manhattan distance)."""
+    return method == "idastar" and heuristic == "manhattan" and pruning in ("auto", "parent")
 
 
 def parse_ids(text: str | None) -> list[int] | None:
@@ -57,15 +66,16 @@ def run(
     timeout: float | None = None,
     repeat: int = 1,
     pruning: str = "auto",
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
 ) -> list[Row]:
     """Solve the instances, print one line each and a total; return the rows. With ``repeat``
     above 1 every instance is solved that many times and its least CPU time is kept (the
     searches are deterministic: every run finds the same solution with the same nodes)."""
     from .search import solve
 
+    out = out if out is not None else sys.stdout
     instances = benchmark_set(name, list(ids) if ids is not None else None)
-    compare_nodes = method == "idastar" and heuristic == "manhattan" and pruning in ("auto", "parent")
+    compare_nodes = counts_korf_nodes(method, heuristic, pruning)
     out.write(f"# {name}: method {method}, heuristic {heuristic}, pruning {pruning}, {len(instances)} instances"
               + (f", least CPU time of {repeat} runs each" if repeat > 1 else "") + "\n")
     out.write("# id  length  optimum  generated  CPU_s  Mnodes/s" + ("  korf_nodes\n" if compare_nodes else "\n"))
@@ -75,7 +85,7 @@ def run(
                       pruning=pruning)
                 for _ in range(max(1, repeat))]
         sol = min(runs, key=lambda r: r.stats.seconds)
-        row = Row(inst, sol)
+        row = Row(inst, sol, compare_nodes)
         rows.append(row)
         st = sol.stats
         rate = st.generated / st.seconds / 1e6 if st.seconds > 0 else 0.0
