@@ -12,8 +12,8 @@ import argparse
 import resource
 import time
 
-from npuzzle.instances import parberry_worst, random_board
 from npuzzle import Board
+from npuzzle.instances import parberry_worst, random_board
 from npuzzle.search.realtime import (
     REALTIME_METHODS,
     parberry_bound,
@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--count-only", action="store_true", help="count the moves without storing or replaying them")
     args = p.parse_args(argv)
     realtime_count(random_board(5, 5, 0))  # compile (or load) the kernels outside the timings
-    print("| n | board | method | moves | moves/n^3 | moves/MD | wasted | bound | solve CPU s | replay CPU s | max RSS MB |")
+    print("| n | board | method | moves | moves/n^3 | moves/MD | wasted | bound | solve CPU s | replay CPU s "
+          "| max RSS MB |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         for seed in range(1 if args.worst else args.seeds):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from functools import lru_cache
+from functools import cache
 
 BLANK_STEPS: dict[str, tuple[int, int]] = {"U": (-1, 0), "L": (0, -1), "R": (0, 1), "D": (1, 0)}
 OPPOSITE_STEP = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -30,7 +30,7 @@ def goal_tuple(height: int, width: int, goal: str = "standard") -> tuple[int, ..
     raise ValueError(f"unknown goal {goal!r}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def goal_cells(height: int, width: int, goal: str = "standard") -> dict[int, int]:
     """The goal cell of each tile."""
     return {t: cell for cell, t in enumerate(goal_tuple(height, width, goal))}
@@ -51,7 +51,7 @@ def blank_neighbours(state: tuple[int, ...], height: int, width: int) -> list[tu
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def bfs_distances(height: int, width: int, goal: str = "standard") -> dict[tuple[int, ...], int]:
     """Distance to the goal of every state that reaches it, by breadth-first search from the goal.
 
@@ -214,7 +214,7 @@ def naive_idastar(
         threshold = next_threshold + (next_threshold - parity) % 2
 
 
-@lru_cache(maxsize=None)
+@cache
 def naive_forbidden(height: int, width: int, max_len: int) -> frozenset[tuple[int, str]]:
     """Every ``(blank cell, blank steps)`` of at most ``max_len`` steps that some other string
     from that cell, shorter or as long and earlier in U, L, R, D order, matches in effect: the

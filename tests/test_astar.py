@@ -8,8 +8,8 @@ import random
 from collections import deque
 
 import pytest
-
 from conftest import read_tsv
+
 from npuzzle.board import Board, goal_cell, goal_tiles
 from npuzzle.errors import InvalidBoardError, UnsolvableError
 from npuzzle.search import astar as astar_module
@@ -296,7 +296,7 @@ def test_lower_bound_rises_through_the_iterations():
     sol = astar(HARD_3X3)
     thresholds = [it.threshold for it in sol.stats.iterations]
     assert thresholds[0] == HARD_3X3.manhattan() and thresholds[-1] == 31
-    assert all(b - a == 2 for a, b in zip(thresholds, thresholds[1:]))
+    assert all(b - a == 2 for a, b in itertools.pairwise(thresholds))
     seen = []
     astar(HARD_3X3, on_iteration=lambda it, final: seen.append((it.threshold, final)))
     assert seen == [(t, t == 31) for t in thresholds]

@@ -190,7 +190,7 @@ def test_apply_letters_and_tiles_for_agree_with_single_moves(walk):
     assert board.tiles_for(letters) == tuple(moves)
     assert board.apply(letters) == end
     assert board.apply([Direction(ch) for ch in letters]) == end
-    mixed = [m if i % 2 else ch for i, (m, ch) in enumerate(zip(moves, letters))]
+    mixed = [m if i % 2 else ch for i, (m, ch) in enumerate(zip(moves, letters, strict=True))]
     assert board.apply(mixed) == end
     # Undoing: the same tiles pushed in reverse order.
     assert end.apply(reversed(moves)) == board

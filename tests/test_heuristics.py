@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import check_kernel_heuristic
 from naive import bfs_distances, naive_manhattan
+
 from npuzzle import Board, InvalidBoardError
 from npuzzle.heuristics.inversion import inversion_distance, moves_for_inversions
 from npuzzle.heuristics.registry import evaluate, parse

@@ -3,15 +3,15 @@ Korf (1985), limits, slices, both goals and non-square boards."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
-
 from naive import bfs_distances, naive_idastar
+
 from npuzzle import Board, UnsolvableError, config
 from npuzzle.instances import benchmark_set
-from npuzzle.search.idastar import initial_h, optimal_lengths, tables
-from npuzzle.search.idastar import idastar
+from npuzzle.search.idastar import idastar, initial_h, optimal_lengths, tables
 from npuzzle.search.limits import NODE_LIMIT, TIMEOUT, Limit
 
 SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2)]
@@ -34,7 +34,7 @@ def test_lengths_equal_bfs_on_every_state(shape, goal, heuristic):
     distances = bfs_distances(h, w, goal)
     boards = [Board(h, w, tiles) for tiles in distances]
     lengths, _ = optimal_lengths(boards, goal=goal, heuristic=heuristic)
-    wrong = [(b.tiles, n, distances[b.tiles]) for b, n in zip(boards, lengths) if n != distances[b.tiles]]
+    wrong = [(b.tiles, n, distances[b.tiles]) for b, n in zip(boards, lengths, strict=True) if n != distances[b.tiles]]
     assert not wrong[:5]
 
 
@@ -92,7 +92,7 @@ def test_korf_lengths_with_linear_conflict():
     instances = easy_korf(20_000_000)
     lengths, nodes = optimal_lengths([i.board for i in instances], goal="blank-first", heuristic="lc")
     assert lengths == [i.optimal_length for i in instances]
-    assert all(n < i.recomputed_nodes for n, i in zip(nodes, instances))
+    assert all(n < i.recomputed_nodes for n, i in zip(nodes, instances, strict=True))
 
 
 def test_batch_counts_equal_single_solves():
@@ -100,7 +100,7 @@ def test_batch_counts_equal_single_solves():
     boards = [i.board for i in instances]
     for heuristic in ("manhattan", "lc"):
         lengths, nodes = optimal_lengths(boards, goal="blank-first", heuristic=heuristic)
-        for b, n, g in zip(boards, lengths, nodes):
+        for b, n, g in zip(boards, lengths, nodes, strict=True):
             s = idastar(b, goal="blank-first", heuristic=heuristic)
             assert (s.length, s.stats.generated) == (n, g)
 
@@ -136,7 +136,7 @@ def test_thresholds_rise_by_two():
     s = idastar(inst.board, goal="blank-first", heuristic="lc")
     thresholds = [i.threshold for i in s.stats.iterations]
     assert thresholds[-1] == inst.optimal_length
-    assert all(b - a == 2 for a, b in zip(thresholds, thresholds[1:]))
+    assert all(b - a == 2 for a, b in itertools.pairwise(thresholds))
 
 
 @pytest.mark.parametrize("shape", [(3, 4), (4, 3), (3, 5), (2, 6)])

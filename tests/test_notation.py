@@ -24,6 +24,7 @@ from npuzzle.notation import (
     read_positions,
 )
 
+
 def quoted(text: str) -> str:
     """The input as error messages quote it: repr, cut to 80 characters."""
     return repr(text if len(text) <= 80 else text[:77] + "...")

@@ -1,17 +1,25 @@
-"""Package-wide checks: what ``import npuzzle`` loads, and the examples in the docstrings."""
+"""Package-wide checks: what ``import npuzzle`` loads, the examples in every docstring and in the
+README, and the files a user of the package relies on."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
 import os
+import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-#: Modules whose docstring examples are run as tests.
-DOCTESTED = ["npuzzle.board", "npuzzle.notation"]
+import npuzzle
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Every module of the package but the numba kernels (private, no examples).
+MODULES = sorted(m.name for m in pkgutil.walk_packages(npuzzle.__path__, "npuzzle.")
+                 if "._kernels" not in m.name)
 
 
 def test_import_loads_neither_numpy_nor_numba():
@@ -21,8 +29,29 @@ def test_import_loads_neither_numpy_nor_numba():
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("name", DOCTESTED)
+def test_every_module_is_doctested():
+    assert {"npuzzle.board", "npuzzle.notation", "npuzzle.heuristics.inversion", "npuzzle.search.idastar"} <= set(
+        MODULES)
+
+
+@pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
-    failed, attempted = doctest.testmod(module, verbose=False)
+    failed, _ = doctest.testmod(module, verbose=False, optionflags=doctest.ELLIPSIS)
+    assert failed == 0
+
+
+def test_examples_exist_where_they_teach_the_most():
+    for name in ("npuzzle", "npuzzle.board", "npuzzle.notation", "npuzzle.heuristics.inversion"):
+        _, attempted = doctest.testmod(importlib.import_module(name), verbose=False)
+        assert attempted > 0, name
+
+
+def test_readme_python_example():
+    failed, attempted = doctest.testfile(str(REPO / "README.md"), module_relative=False,
+                                         optionflags=doctest.ELLIPSIS)
     assert attempted > 0 and failed == 0
+
+
+def test_the_package_is_typed():
+    assert (Path(npuzzle.__file__).parent / "py.typed").is_file()

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import check_kernel_heuristic
 from naive import bfs_distances, pattern_values
+
 from npuzzle import Board, InvalidBoardError, MissingTableError, NPuzzleError
-from npuzzle.cli import main
 from npuzzle.board import goal_cell
+from npuzzle.cli import main
 from npuzzle.heuristics import pdb
 from npuzzle.heuristics.registry import auto_heuristic, evaluate
 from npuzzle.instances import benchmark_set
@@ -144,7 +144,7 @@ def test_mirrored_lookup_is_used_on_square_boards():
         direct.append(sum(int(part.data[int(part.offsets[p]) + pdb.rank([where[t] for t in g], 9)])
                           for p, g in enumerate(part.groups)))
     values = [evaluate(b, "standard", "pdb:4-4") for b in boards]
-    assert all(v >= d for v, d in zip(values, direct))
+    assert all(v >= d for v, d in zip(values, direct, strict=True))
     assert sum(values) > sum(direct)
 
 

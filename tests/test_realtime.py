@@ -178,7 +178,8 @@ def test_bad_inputs():
         realtime_array(Board.goal(3, 3), goal="korf")
 
 
-@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (4, 3), (3, 5), (7, 7), (9, 4), (4, 11), (13, 6), (17, 2), (31, 25), (60, 60)])
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (4, 3), (3, 5), (7, 7), (9, 4), (4, 11), (13, 6), (17, 2), (31, 25),
+                                   (60, 60)])
 def test_bulk_steps_equal_step_by_step(shape):
     # Parberry's repeated 5- and 6-move steps, planned in bulk, are exactly the moves the
     # step-by-step planner makes (and they are planned far less often).

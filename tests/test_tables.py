@@ -163,6 +163,7 @@ def test_header_fields(store):
     (hlen,) = struct.unpack("<I", raw[8:12])
     header = json.loads(raw[12 : 12 + hlen])
     assert header["format_version"] == tables.FORMAT_VERSION
-    assert (header["kind"], header["shape"], header["goal"], header["pattern"]) == ("pdb", "4x4", "blank-first", "1-2-3-4")
+    assert (header["kind"], header["shape"], header["goal"], header["pattern"]) == (
+        "pdb", "4x4", "blank-first", "1-2-3-4")
     assert (header["dtype"], header["length"], header["nbytes"]) == ("<i4", 7, 28)
     assert header["checksum"] == tables.checksum(np.arange(7, dtype=np.int32), {"a": 1})
