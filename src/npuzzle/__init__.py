@@ -1,8 +1,11 @@
 """npuzzle: optimal and real-time solvers for sliding-tile puzzles of every m x n shape.
 
 >>> from npuzzle import Board, solve
->>> solve(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8))).moves
+>>> solve(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), method="idastar", heuristic="lc").moves
 (7, 8)
+
+(With the defaults, ``solve`` also consults the table store, and may save the move automaton
+there; the example names a method and heuristic that need no table.)
 
 Importing npuzzle loads neither numpy nor numba; the solvers load them when first used.
 """

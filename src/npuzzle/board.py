@@ -180,7 +180,12 @@ class Board:
     # -- moves --------------------------------------------------------------------------------
 
     def movable_tiles(self) -> tuple[int, ...]:
-        """Tiles that can be pushed into the blank, in the order U, L, R, D of the blank's step."""
+        """Tiles that can be pushed into the blank: those above, left of, right of and below it, in
+        that order (the blank steps up, left, right, down; the tiles slide ``D``, ``R``, ``L``, ``U``).
+
+        >>> Board(3, 3, (1, 2, 3, 4, 0, 5, 6, 7, 8)).movable_tiles()
+        (2, 4, 5, 7)
+        """
         r, c = divmod(self._blank, self.width)
         cells = []
         if r > 0:
@@ -387,7 +392,7 @@ def _parity(perm: Sequence[int]) -> int:
     return (len(todo) - cycles) & 1
 
 
-def _as_direction(value: Direction | str) -> Direction:
+def _as_direction(value: object) -> Direction:
     if isinstance(value, Direction):
         return value
     try:

@@ -18,12 +18,16 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Board, Goal, check_goal, check_shape, goal_tiles
 from .errors import InvalidBoardError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BENCHMARK_SETS: tuple[str, ...] = ("korf100", "korf50")
 _FILES = {"korf100": ("korf100.tsv", 4), "korf50": ("korf50_24.tsv", 5)}
@@ -71,7 +75,7 @@ def benchmark_set(name: str, ids: list[int] | None = None) -> list[Instance]:
 
 
 
-def _rng(rng_or_seed: Any):
+def _rng(rng_or_seed: Any) -> np.random.Generator:
     import numpy as np
 
     if isinstance(rng_or_seed, np.random.Generator):
@@ -157,7 +161,7 @@ def parberry_worst(n: int) -> Board:
     return Board(n, n, tuple(tiles))
 
 
-def _adjacent_pairs(n: int, tiles: list[int]):
+def _adjacent_pairs(n: int, tiles: list[int]) -> Iterator[tuple[int, int]]:
     for cell in range(n * n):
         for other in (cell + 1, cell + n):
             if other < n * n and (other != cell + 1 or other % n) and tiles[cell] and tiles[other]:

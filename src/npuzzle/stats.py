@@ -42,7 +42,11 @@ def sample_lengths(
 
 
 def histogram(lengths: Sequence[int]) -> list[int]:
-    """``counts[d]`` = how many of ``lengths`` equal ``d``, for ``d = 0 .. max``."""
+    """``counts[d]`` = how many of ``lengths`` equal ``d``, for ``d = 0 .. max``.
+
+    >>> histogram([3, 0, 2, 2])
+    [1, 0, 2, 1]
+    """
     counts = [0] * (max(lengths, default=-1) + 1)
     for d in lengths:
         counts[d] += 1
@@ -50,7 +54,11 @@ def histogram(lengths: Sequence[int]) -> list[int]:
 
 
 def blank_class(height: int, width: int, blank: int) -> str:
-    """How ``known_counts.txt`` labels a goal blank cell: corner, center, midside (3x3) or r,c."""
+    """How ``known_counts.txt`` labels a goal blank cell: corner, center, midside (3x3) or r,c.
+
+    >>> [blank_class(3, 3, b) for b in (0, 1, 4)], blank_class(3, 4, 5)
+    (['corner', 'midside', 'center'], 'r1c1')
+    """
     r, c = divmod(blank, width)
     if r in (0, height - 1) and c in (0, width - 1):
         return "corner"

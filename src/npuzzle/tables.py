@@ -1,4 +1,15 @@
-"""The on-disk store for precomputed tables (BFS distances, walking distance, pattern databases).
+"""The on-disk store for precomputed tables. It holds three kinds:
+
+``bfs``  exact distances (mod 3, 2 bits a position) of a whole state space (``search.bfs``),
+         saved on request (``npuzzle stats bfs ... --save``); goal ``standard``,
+         ``blank-first`` or ``blank-R,C``.
+``pdb``  additive pattern databases (``heuristics.pdb``), built by
+         ``npuzzle tables build pdb:NAME``; the pattern field lists every pattern's tiles.
+``fsm``  IDA*'s duplicate-pruning move automaton (``search.fsm``), saved automatically the
+         first time a shape needs it; goal ``any``, pattern ``moves<max_len>.v<version>``.
+
+Walking-distance tables and the real-time solver's final-region tables are not stored: they are
+built in memory when first needed.
 
 A table is a numpy array plus the inputs that determine it, named by a ``TableKey`` (kind, board
 shape, goal, pattern). Tables live in ``config.data_dir()``; the file name encodes every input
@@ -120,7 +131,7 @@ def checksum(data: np.ndarray, meta: dict[str, Any] | None = None) -> str:
     flat = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
     h = hashlib.blake2b(digest_size=16)
     for start in range(0, flat.size, _CHUNK):
-        h.update(memoryview(flat[start : start + _CHUNK]))
+        h.update(flat[start : start + _CHUNK].data)
     h.update(json.dumps(meta or {}, sort_keys=True).encode())
     return "blake2b-128:" + h.hexdigest()
 
@@ -156,7 +167,7 @@ def save_table(key: TableKey, data: np.ndarray, meta: dict[str, Any] | None = No
             f.write(text)
             flat = arr.reshape(-1).view(np.uint8)
             for start in range(0, flat.size, _CHUNK):
-                f.write(memoryview(flat[start : start + _CHUNK]))
+                f.write(flat[start : start + _CHUNK].data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -272,7 +283,9 @@ def list_tables() -> list[TableInfo]:
         except TableFormatError as e:
             out.append(TableInfo(path, None, problem=str(e)))
             continue
-        meta = header.get("meta") if isinstance(header.get("meta"), dict) else {}
+        meta = header.get("meta")
+        if not isinstance(meta, dict):
+            meta = {}
         out.append(TableInfo(path, key, str(np.dtype(header["dtype"])), int(header["length"]),
                              int(header["nbytes"]), meta))
     return out

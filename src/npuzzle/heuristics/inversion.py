@@ -26,7 +26,7 @@ def moves_for_inversions(inv: int, span: int) -> int:
     >>> [moves_for_inversions(i, 3) for i in range(9)]
     [0, 1, 2, 1, 2, 3, 2, 3, 4]
     >>> [moves_for_inversions(i, 2) for i in range(0, 9, 2)]
-    [0, 1, 2, 2, 3]
+    [0, 1, 2, 3, 4]
     """
     if span <= 0:
         return 0

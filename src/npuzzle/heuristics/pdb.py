@@ -70,7 +70,11 @@ def groups_for(name: str, height: int, width: int, goal: Goal = "standard") -> t
 
 
 def pattern_field(groups: tuple[tuple[int, ...], ...]) -> str:
-    """The table store's pattern field: tiles joined by '.', patterns by '-'."""
+    """The table store's pattern field: tiles joined by '.', patterns by '-'.
+
+    >>> pattern_field(((1, 2, 3), (4, 5)))
+    '1.2.3-4.5'
+    """
     return "-".join(".".join(str(t) for t in g) for g in groups)
 
 

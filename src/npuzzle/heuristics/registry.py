@@ -17,11 +17,15 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..board import Board, Goal, check_goal, goal_cell
 from ..errors import InvalidBoardError
+
+if TYPE_CHECKING:
+    from .pdb import Partition
 
 SIMPLE = ("manhattan", "lc")
 COMPONENTS = ("wd", "id")
@@ -89,9 +93,9 @@ class KernelHeuristic:
     width: int
     goal: Goal
     mode: int
-    ext: tuple
+    ext: tuple[np.ndarray, ...]
     columns: int  # width of the kernel's per-depth component rows
-    partition: object | None
+    partition: Partition | None
     mirror: tuple[np.ndarray, np.ndarray] | None  # transposed cells and relabelled tiles
 
     def start(self, board: Board) -> tuple[np.ndarray, int]:
@@ -118,6 +122,7 @@ class KernelHeuristic:
             npat = len(groups)
             views = [(H_SUM, H_PAT, list(board.tiles))]
             if self.mode & 32:
+                assert self.mirror is not None  # the MIRROR bit is set only with a mirror map
                 mirror, relabel = self.mirror
                 tiles = [0] * board.size
                 for cell, tile in enumerate(board.tiles):

@@ -8,10 +8,14 @@ optimal: Parberry's algorithm and a greedy refinement).
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from .limits import Limit, Solution, Stats
+
+if TYPE_CHECKING:
+    from .idastar import IterationCallback
 
 METHODS: tuple[str, ...] = ("auto", "idastar", "astar", "realtime")
 #: Heuristic names for help texts; ``heuristics.registry.parse`` accepts combinations too.
@@ -44,7 +48,7 @@ def solve(
     goal: Goal = "standard",
     weight: float = 1.0,
     realtime_method: str = "greedy",
-    on_iteration=None,
+    on_iteration: IterationCallback | None = None,
     pruning: str = "auto",
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
@@ -55,7 +59,7 @@ def solve(
     ``heuristic="auto"`` is the strongest lower bound available without a long build (see
     ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``
-    is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``idastar.PRUNING``). Raises
+    is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``PRUNING`` above). Raises
     ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be reached.
     """
     check_goal(goal)

@@ -70,7 +70,11 @@ def default_max_memory() -> int:
 
 
 def packing(size: int) -> tuple[int, int]:
-    """(bits per cell, 64-bit words per position) for a board of ``size`` cells."""
+    """(bits per cell, 64-bit words per position) for a board of ``size`` cells.
+
+    >>> packing(16), packing(25)
+    ((4, 1), (5, 2))
+    """
     bits = max(4, (size - 1).bit_length())
     per_word = 60 // bits
     return bits, -(-(size - 1) // per_word)
@@ -86,7 +90,11 @@ def pack(tiles: tuple[int, ...], bits: int, words: int) -> np.ndarray:
 
 
 def exact_weight(weight: float) -> Fraction:
-    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio."""
+    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio.
+
+    >>> exact_weight(1.5)
+    Fraction(3, 2)
+    """
     if not isinstance(weight, (int, float)) or not weight >= 1:
         raise ValueError(f"the weight must be a number >= 1, not {weight!r}")
     frac = Fraction(weight).limit_denominator(MAX_WEIGHT_DENOMINATOR)
@@ -148,7 +156,7 @@ class _Arrays:
 
     @property
     def capacity(self) -> int:
-        return self.g.shape[0]
+        return int(self.g.shape[0])
 
     @property
     def bucket_bytes(self) -> int:
@@ -267,7 +275,8 @@ class _Search:
 
     # -- memory -------------------------------------------------------------------------------
 
-    def _allocate(self) -> bool:
+    def _allocate(self) -> _Arrays | None:
+        """The first arrays, holding the root (also kept as ``self.arrays``); None if they do not fit."""
         from .._kernels.astar import ROOT, rehash
 
         num, den = self.weight.numerator, self.weight.denominator
@@ -276,11 +285,11 @@ class _Search:
         buckets = pmax * gmax * 4 + pmax * 8
         capacity = min(_FIRST_CAPACITY, _Arrays.largest_capacity(self.words, self.max_memory - buckets))
         if capacity < _MIN_CAPACITY:
-            return False
+            return None
         try:
             a = _Arrays.allocate(self.words, capacity, pmax, gmax)
         except MemoryError:
-            return False
+            return None
         a.keys[0] = pack(self.board.tiles, self.bits, self.words)
         a.parent[0] = -1
         a.info[0] = ROOT
@@ -289,10 +298,9 @@ class _Search:
         a.counts[num * self.h0] = 1
         rehash(a.keys, a.info, 1, a.table)
         self.arrays = a
-        return True
+        return a
 
-    def _grow_arena(self) -> bool:
-        a = self.arrays
+    def _grow_arena(self, a: _Arrays) -> bool:
         budget = self.max_memory - a.bucket_bytes
         capacity = min(2 * a.capacity, _Arrays.largest_capacity(self.words, budget))
         if capacity <= a.capacity:
@@ -303,8 +311,7 @@ class _Search:
             return False
         return True
 
-    def _grow_buckets(self) -> bool:
-        a = self.arrays
+    def _grow_buckets(self, a: _Arrays) -> bool:
         pmax, gmax = a.heads.shape
         pmax, gmax = 2 * pmax, min(_MAX_G, 2 * gmax)
         if gmax <= int(self.ctl[3]) + 1:  # the next g does not fit in int16
@@ -322,7 +329,8 @@ class _Search:
     def run(self) -> AStarRun:
         from .._kernels.astar import FOUND, NEED_BUCKETS, NEED_NODES, NEW_BOUND, SLICE_DONE, astar_slice
 
-        if not self._allocate():
+        a = self._allocate()
+        if a is None:
             return self._stop(MEMORY_LIMIT)
         t = self.tables
         num, den = self.weight.numerator, self.weight.denominator
@@ -339,20 +347,19 @@ class _Search:
                         budget, capped = max(left, 0), True
                 if self.clock.expired():
                     return self._stop(TIMEOUT)
-                a = self.arrays
                 status = astar_slice(
                     t.home, t.md, t.nbr, b.width, b.height, use_lc, num, den, self.bits,
                     a.keys, a.g, a.parent, a.info, a.link, a.table, a.heads, a.counts, ctl, budget,
                 )
                 if status == FOUND:
-                    return self._found(int(ctl[7]))
+                    return self._found(a, int(ctl[7]))
                 if status == NEW_BOUND:
                     self._record(False)
                 elif status == NEED_NODES:
-                    if not self._grow_arena():
+                    if not self._grow_arena(a):
                         return self._stop(MEMORY_LIMIT)
                 elif status == NEED_BUCKETS:
-                    if not self._grow_buckets():
+                    if not self._grow_buckets(a):
                         return self._stop(MEMORY_LIMIT)
                 elif status == SLICE_DONE:
                     if capped:
@@ -397,8 +404,7 @@ class _Search:
                          heuristic=self.heuristic, note=note)
         return self._result(sol)
 
-    def _found(self, node: int) -> AStarRun:
-        a = self.arrays
+    def _found(self, a: _Arrays, node: int) -> AStarRun:
         dirs = []
         while a.parent[node] >= 0:
             dirs.append(int(a.info[node]) & 7)

@@ -86,7 +86,11 @@ def goal_blank(height: int, width: int, goal: Goal = "standard", blank_cell: Bla
 
 
 def goal_name(height: int, width: int, blank: int) -> str:
-    """How tables and outputs name the goal with the blank at ``blank``."""
+    """How tables and outputs name the goal with the blank at ``blank``.
+
+    >>> [goal_name(3, 3, b) for b in (8, 0, 4)]
+    ['standard', 'blank-first', 'blank-1,1']
+    """
     n = height * width
     if blank == n - 1:
         return "standard"

@@ -144,13 +144,15 @@ def build(height: int, width: int, max_len: int) -> Automaton:
 
 
 def _key(starts: np.ndarray, codes: np.ndarray, lens: np.ndarray) -> np.ndarray:
-    return (starts.astype(np.uint64) << np.uint64(56)) | (lens.astype(np.uint64) << np.uint64(50)) | codes
+    key: np.ndarray = (starts.astype(np.uint64) << np.uint64(56)) | (lens.astype(np.uint64) << np.uint64(50)) | codes
+    return key
 
 
 def _move(codes: np.ndarray, lens: np.ndarray, i: int) -> np.ndarray:
     """The i-th move of each string (strings with at most i moves give garbage)."""
     shift = np.maximum(2 * (lens - 1 - i), 0).astype(np.uint64)
-    return ((codes >> shift) & np.uint64(3)).astype(np.int64)
+    move: np.ndarray = ((codes >> shift) & np.uint64(3)).astype(np.int64)
+    return move
 
 
 def _minimal(nbr: np.ndarray, starts: np.ndarray, codes: np.ndarray, lens: np.ndarray) -> np.ndarray:
@@ -193,10 +195,10 @@ def _compile(n: int, nbr: np.ndarray, max_len: int, starts: np.ndarray, codes: n
         bad[state, cells] = 1
     queue: deque[int] = deque()
     for d in range(4):
-        child = goto[0].get(d, 0)
-        nxt[d] = child
-        if child:
-            queue.append(child)
+        first = goto[0].get(d, 0)
+        nxt[d] = first
+        if first:
+            queue.append(first)
     while queue:  # breadth-first, so a state's failure state is complete before it
         state = queue.popleft()
         bad[state] |= bad[fail[state]]

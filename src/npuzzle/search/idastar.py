@@ -11,8 +11,9 @@ tables, runs the kernel in slices (so time limits and Ctrl-C stop it cleanly) an
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import SupportsInt
 
 import numpy as np
 
@@ -440,13 +441,13 @@ def tiles_from_directions(board: Board, directions: Sequence[int]) -> tuple[int,
     return tiles_from_cells(board, cells)
 
 
-def tiles_from_cells(board: Board, cells: Sequence[int]) -> tuple[int, ...]:
-    """The tiles pushed when the blank visits ``cells`` in turn."""
+def tiles_from_cells(board: Board, cells: Iterable[SupportsInt]) -> tuple[int, ...]:
+    """The tiles pushed when the blank visits ``cells`` in turn (ints, or a numpy array)."""
     tiles = list(board.tiles)
     blank = board.blank
     out = []
-    for q in cells:
-        q = int(q)
+    for cell in cells:
+        q = int(cell)
         out.append(tiles[q])
         tiles[blank], tiles[q] = tiles[q], 0
         blank = q

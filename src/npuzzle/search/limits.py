@@ -49,12 +49,20 @@ class Iteration:
 
 @dataclass
 class Stats:
-    """Node counts and CPU time. ``generated`` counts the way Korf did: every child generated
-    (the move that undoes the last one is never generated), over all iterations, plus one for
-    the root."""
+    """Node counts and CPU time. What the counts hold depends on the method:
+
+    - IDA* and A*: ``generated`` counts the way Korf did: every child generated (the move that
+      undoes the last one is never generated, nor, with ``fsm`` pruning, a move the automaton
+      forbids), over all iterations, plus one for the root.
+    - real time (``method="realtime"``): nothing is searched; ``generated`` and ``expanded`` are
+      both the number of moves of the solution (0 if it stopped at the time limit).
+    - a saved BFS table (``method="bfs-table"``): the solution is read by walking the table down
+      from the position; ``expanded`` is the number of moves, ``generated`` the positions on
+      that path (moves + 1).
+    """
 
     expanded: int = 0
-    generated: int = 0
+    generated: int = 0  # nodes generated; real time: moves; BFS table: moves + 1 (see above)
     seconds: float = 0.0
     iterations: list[Iteration] = field(default_factory=list)
 

@@ -84,7 +84,11 @@ def letter_chunks(packed: PackedMoves, moves_per_chunk: int = 1 << 22) -> Iterat
 
 def final_shape(height: int, width: int) -> tuple[int, int]:
     """The shape of the last region, solved by table: rows go while the region is at least as
-    tall as wide, columns otherwise, until both sides are at most 3."""
+    tall as wide, columns otherwise, until both sides are at most 3.
+
+    >>> final_shape(5, 4), final_shape(2, 7)
+    ((3, 3), (2, 3))
+    """
     while height > 3 or width > 3:
         if height >= width:
             height -= 1
@@ -108,7 +112,7 @@ def _table(height: int, width: int) -> np.ndarray:
     return _TABLES[key]
 
 
-def _check(board: Board, goal: str, method: str) -> Board:
+def _check(board: Board, goal: Goal, method: str) -> Board:
     """Check the inputs; return the board to solve for the standard goal."""
     if not isinstance(board, Board):
         raise InvalidBoardError(f"expected a Board, not {board!r}")
@@ -231,8 +235,11 @@ def replay_directions(board: Board, moves: np.ndarray | PackedMoves, *, goal: Go
     work = board.converted() if goal == "blank-first" else board
     cells, _ = board_arrays(work)
     packed = isinstance(moves, PackedMoves)
-    data = moves.data if packed else np.ascontiguousarray(moves, dtype=np.uint8)
-    count = moves.count if packed else data.size
+    if isinstance(moves, PackedMoves):
+        data, count = moves.data, moves.count
+    else:
+        data = np.ascontiguousarray(moves, dtype=np.uint8)
+        count = data.size
     flip = 3 if goal == "blank-first" else 0
     stats = np.zeros(3, dtype=np.int64)
     if not replay(cells, work.height, work.width, home_array(work.height, work.width), data, count, packed, flip, stats):
