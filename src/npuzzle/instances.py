@@ -56,7 +56,7 @@ def benchmark_set(name: str, ids: list[int] | None = None) -> list[Instance]:
     header = lines[0].split("\t")
     out = []
     for line in lines[1:]:
-        row = dict(zip(header, line.split("\t")))
+        row = dict(zip(header, line.split("\t"), strict=True))
         number = int(row["id"])
         if ids is not None and number not in ids:
             continue

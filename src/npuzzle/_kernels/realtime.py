@@ -779,7 +779,8 @@ def replay(cells, h, w, home, dirs, count, packed, flip, stats):
         fbyte = flip * 0x55
         while m + 4 <= count:
             b = dirs[m >> 2] ^ fbyte
-            if bi + BYTE_RANGE[b, 0] < 0 or bi + BYTE_RANGE[b, 1] >= h or bj + BYTE_RANGE[b, 2] < 0 or bj + BYTE_RANGE[b, 3] >= w:
+            if (bi + BYTE_RANGE[b, 0] < 0 or bi + BYTE_RANGE[b, 1] >= h
+                    or bj + BYTE_RANGE[b, 2] < 0 or bj + BYTE_RANGE[b, 3] >= w):
                 break
             for s in range(4):
                 q = blank + step[(b >> (2 * s)) & 3]

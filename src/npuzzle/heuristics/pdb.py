@@ -165,7 +165,7 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
     levels = []
     offset = 0
     with store.progress(sum(sizes), f"pdb:{name} {height}x{width}", progress) as bar:
-        for g, size in zip(groups, sizes):
+        for g, size in zip(groups, sizes, strict=True):
             k = len(g)
             dist = data[offset : offset + size]
             dist[:] = kernel.UNSEEN

@@ -125,7 +125,8 @@ def _key(height: int, width: int, blank: int) -> store.TableKey:
 def build_command(height: int, width: int, blank: int) -> str:
     """The command that saves the distance table of this shape and goal blank cell."""
     goal = goal_name(height, width, blank)
-    extra = {"standard": "", "blank-first": " --goal blank-first"}.get(goal, f" --blank-cell {blank // width},{blank % width}")
+    extra = {"standard": "", "blank-first": " --goal blank-first"}.get(
+        goal, f" --blank-cell {blank // width},{blank % width}")
     return f"npuzzle stats bfs {height}x{width}{extra} --save"
 
 

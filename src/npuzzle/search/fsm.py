@@ -176,7 +176,7 @@ def _compile(n: int, nbr: np.ndarray, max_len: int, starts: np.ndarray, codes: n
              lens: np.ndarray) -> Automaton:
     goto: list[dict[int, int]] = [{}]
     ends: list[list[int]] = [[]]
-    for p, code, length in zip(starts.tolist(), codes.tolist(), lens.tolist()):
+    for p, code, length in zip(starts.tolist(), codes.tolist(), lens.tolist(), strict=True):
         state, cell = 0, p
         for i in range(length):
             d = (code >> (2 * (length - 1 - i))) & 3

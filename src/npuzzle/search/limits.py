@@ -147,7 +147,8 @@ def solved(
 
 
 def unfinished(
-    board: Board, goal: Goal, status: str, lower_bound: int, *, stats: Stats, method: str, heuristic: str, note: str = ""
+    board: Board, goal: Goal, status: str, lower_bound: int, *, stats: Stats, method: str, heuristic: str,
+    note: str = "",
 ) -> Solution:
     """A ``Solution`` for a search stopped by a limit, with the bound it proved."""
     return Solution(board, goal, (), "", None, False, status, lower_bound, stats, method, heuristic, note)

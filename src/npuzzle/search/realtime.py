@@ -164,7 +164,8 @@ class _Machine:
         done = int(self.k.run(self.st, self.cells, self.pos, self.pat, self.table, self.home, dirs, tiles, cap, keep))
         if done < cap:
             if self.st[self.k.ERROR]:
-                raise VerificationError(f"internal error: the real-time solver got stuck (code {self.st[self.k.ERROR]})")
+                raise VerificationError(
+                    f"internal error: the real-time solver got stuck (code {self.st[self.k.ERROR]})")
             self.finished = True
         return done
 
@@ -242,7 +243,8 @@ def replay_directions(board: Board, moves: np.ndarray | PackedMoves, *, goal: Go
         count = data.size
     flip = 3 if goal == "blank-first" else 0
     stats = np.zeros(3, dtype=np.int64)
-    if not replay(cells, work.height, work.width, home_array(work.height, work.width), data, count, packed, flip, stats):
+    home = home_array(work.height, work.width)
+    if not replay(cells, work.height, work.width, home, data, count, packed, flip, stats):
         raise VerificationError(f"internal error: move {int(stats[0]) + 1} leaves the board")
     if stats[2] != 0:
         raise VerificationError("internal error: the moves do not reach the goal")
@@ -276,7 +278,8 @@ def realtime_solve(
     while not m.finished:
         if clock.expired():
             stats = Stats(seconds=clock.cpu())
-            return unfinished(board, goal, TIMEOUT, board.manhattan(goal), stats=stats, method="realtime", heuristic=method)
+            return unfinished(board, goal, TIMEOUT, board.manhattan(goal), stats=stats, method="realtime",
+                              heuristic=method)
         dirs = np.zeros(CHUNK, dtype=np.uint8)
         tiles = np.zeros(CHUNK, dtype=np.int64)
         done = m.run(CHUNK, 2, dirs, tiles)
