@@ -55,3 +55,4 @@ def test_readme_python_example():
 
 def test_the_package_is_typed():
     assert (Path(npuzzle.__file__).parent / "py.typed").is_file()
+
