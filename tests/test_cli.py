@@ -130,7 +130,8 @@ def test_help_explains_conventions():
 
 
 def test_scramble_positions_are_solvable_and_reproducible(capsys):
-    for argv in (["--shape", "3x5", "-n", "4", "--seed", "3"], ["--shape", "4x3", "--walk", "25", "-n", "3", "--seed", "2"],
+    for argv in (["--shape", "3x5", "-n", "4", "--seed", "3"],
+                 ["--shape", "4x3", "--walk", "25", "-n", "3", "--seed", "2"],
                  ["--shape", "4x4", "--notation", "hex", "-n", "2", "--seed", "9", "--goal", "blank-first"]):
         status, out, _ = run(capsys, "scramble", *argv)
         again = run(capsys, "scramble", *argv)[1]
