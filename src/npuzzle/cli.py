@@ -11,10 +11,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .board import GOALS, Board
 from .errors import NPuzzleError
 from .notation import format_position, parse_position, parse_shape, read_positions
+
+if TYPE_CHECKING:
+    from .search.limits import Iteration, Solution
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -104,7 +108,7 @@ def _read_boards(args: argparse.Namespace) -> list[Board]:
 # -- check ------------------------------------------------------------------------------------
 
 
-def _add_check(sub: argparse._SubParsersAction) -> None:
+def _add_check(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "check",
         help="validate positions: shape, solvability (with the parity reason), Manhattan distance",
@@ -193,7 +197,7 @@ PRUNING_HELP = ("IDA*'s duplicate pruning: parent (never undo the last move; rep
 MAX_PRINTED_CELLS = 250_000
 
 
-def _add_solve(sub: argparse._SubParsersAction) -> None:
+def _add_solve(sub: argparse._SubParsersAction[_Parser]) -> None:
     from .search import METHODS, PRUNING, REALTIME_METHODS
 
     p = sub.add_parser(
@@ -239,7 +243,7 @@ solution was found (the lower bound proven so far is printed), 130 interrupted (
                    help="report every iteration (threshold, nodes, CPU seconds) on stderr")
 
 
-def _print_iteration(it, final: bool) -> None:
+def _print_iteration(it: Iteration, final: bool) -> None:
     state = "solution found" if final else "no solution"
     print(f"  threshold {it.threshold}: {state}, {it.generated:,} nodes generated, "
           f"{it.seconds:.3f} s CPU", file=sys.stderr, flush=True)
@@ -297,7 +301,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return status
 
 
-def _realtime_report(solution) -> dict:
+def _realtime_report(solution: Solution) -> dict[str, Any]:
     from .search.realtime import solution_report
 
     return solution_report(solution)
@@ -332,7 +336,7 @@ def _solve_streaming(board: Board, args: argparse.Namespace) -> None:
         _print_report(report, sys.stderr)
 
 
-def _print_report(report: dict, stream=None) -> None:
+def _print_report(report: dict[str, Any], stream: TextIO | None = None) -> None:
     stream = stream or sys.stdout
     line = (f"{report['moves']:,} moves; {report['moves_per_n3']:.4f} n^3; "
             f"{report['moves_per_manhattan'] or 0:.3f} x the Manhattan distance {report['manhattan']:,}")
@@ -351,7 +355,7 @@ _STATUS_TEXT = {
 }
 
 
-def _print_solution(solution) -> None:
+def _print_solution(solution: Solution) -> None:
     from .notation import format_moves
 
     board = solution.board
@@ -380,7 +384,7 @@ def _print_solution(solution) -> None:
 # -- knuth ------------------------------------------------------------------------------------
 
 
-def _add_knuth(sub: argparse._SubParsersAction) -> None:
+def _add_knuth(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "knuth",
         help="Knuth's 15PUZZLE-KORF0/KORF1 programs, with their exact messages and output",
@@ -407,7 +411,7 @@ def _cmd_knuth(args: argparse.Namespace) -> int:
 # -- scramble ---------------------------------------------------------------------------------
 
 
-def _add_scramble(sub: argparse._SubParsersAction) -> None:
+def _add_scramble(sub: argparse._SubParsersAction[_Parser]) -> None:
     from .notation import NOTATIONS
 
     p = sub.add_parser(
@@ -461,7 +465,7 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
 # -- bench, warmup ----------------------------------------------------------------------------
 
 
-def _add_bench(sub: argparse._SubParsersAction) -> None:
+def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
     from .instances import BENCHMARK_SETS
     from .search import METHODS, PRUNING
 
@@ -497,7 +501,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK if all(r.length_ok and r.nodes_ok is not False for r in rows) else EXIT_INPUT
 
 
-def _add_warmup(sub: argparse._SubParsersAction) -> None:
+def _add_warmup(sub: argparse._SubParsersAction[_Parser]) -> None:
     sub.add_parser(
         "warmup",
         help="compile the search kernels now (cached on disk), so later runs start at once",
@@ -527,7 +531,7 @@ def _cell_arg(text: str) -> tuple[int, int]:
     return r, c
 
 
-def _add_stats(sub: argparse._SubParsersAction) -> None:
+def _add_stats(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser(
         "stats",
         help="exact distance distributions (full BFS), Knuth's happy-move count, random samples",
@@ -604,7 +608,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _add_tables(sub: argparse._SubParsersAction) -> None:
+def _add_tables(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser("tables", help="build, list or remove the tables stored on disk",
                        description="Manage the table store (NPUZZLE_DATA_DIR, else "
                        "$XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle).")
@@ -675,7 +679,8 @@ def _build_table(args: argparse.Namespace) -> int:
 
 # -- main -------------------------------------------------------------------------------------
 
-_COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], None], Callable[[argparse.Namespace], int]]] = {
+_COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction[_Parser]], None],
+                           Callable[[argparse.Namespace], int]]] = {
     "solve": (_add_solve, _cmd_solve),
     "check": (_add_check, _cmd_check),
     "scramble": (_add_scramble, _cmd_scramble),
