@@ -13,7 +13,7 @@ import resource
 import sys
 import time
 
-from npuzzle.heuristics import pdb
+from npuzzle.heuristics import pattern_db
 
 
 def main() -> int:
@@ -24,7 +24,7 @@ def main() -> int:
     a = p.parse_args()
     h, w = (int(x) for x in a.shape.split("x"))
     start = time.process_time()
-    path = pdb.build(a.name, h, w, a.goal)
+    path = pattern_db.build(a.name, h, w, a.goal)
     cpu = time.process_time() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(f"pdb:{a.name} {h}x{w} {a.goal}: {cpu:.1f} s CPU, peak memory {peak / 2**20:,.0f} MiB, "

@@ -9,10 +9,11 @@ import pytest
 from naive import bfs_distances, blank_neighbours, check_pruning, naive_forbidden, naive_manhattan
 
 from npuzzle import Board
+from npuzzle.geometry import neighbours
 from npuzzle.heuristics.registry import evaluate
 from npuzzle.instances import random_walk
 from npuzzle.search.fsm import automaton
-from npuzzle.search.idastar import _pruning, idastar, neighbours, optimal_lengths
+from npuzzle.search.idastar import _pruning, idastar, optimal_lengths
 
 SHAPES = [(2, 3), (3, 2), (2, 4), (3, 3), (4, 3), (3, 5)]
 

@@ -12,7 +12,7 @@ from naive import bfs_distances, pattern_values
 from npuzzle import Board, InvalidBoardError, MissingTableError, NPuzzleError
 from npuzzle.board import goal_cell
 from npuzzle.cli import main
-from npuzzle.heuristics import pdb
+from npuzzle.heuristics import pattern_db
 from npuzzle.heuristics.registry import auto_heuristic, evaluate
 from npuzzle.instances import benchmark_set
 from npuzzle.search import solve
@@ -25,23 +25,23 @@ SMALL = [((2, 3), "3-2"), ((3, 2), "2-3"), ((2, 4), "4-3"), ((3, 3), "4-4"), ((3
 @pytest.fixture(autouse=True)
 def store(tmp_path, monkeypatch):
     monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
-    pdb._load.cache_clear()
+    pattern_db._load.cache_clear()
     yield tmp_path
-    pdb._load.cache_clear()
+    pattern_db._load.cache_clear()
 
 
 def test_rank_is_a_bijection_onto_the_placements():
     n, k = 6, 3
     import itertools
 
-    ranks = sorted(pdb.rank(list(cells), n) for cells in itertools.permutations(range(n), k))
-    assert ranks == list(range(pdb.placements(n, k)))
+    ranks = sorted(pattern_db.rank(list(cells), n) for cells in itertools.permutations(range(n), k))
+    assert ranks == list(range(pattern_db.placements(n, k)))
 
 
 def test_one_pattern_of_every_tile_is_the_exact_distance():
     """With every tile in the pattern, every move counts: the table is the BFS distance."""
     for goal in GOALS:
-        pdb.build("5", 2, 3, goal)
+        pattern_db.build("5", 2, 3, goal)
         for tiles, d in bfs_distances(2, 3, goal).items():
             assert evaluate(Board(2, 3, tiles), goal, "pdb:5") == d
 
@@ -55,14 +55,15 @@ def test_tables_equal_a_naive_search(shape, name, checked):
     h, w = shape
     n = h * w
     for goal in GOALS:
-        pdb.build(name, h, w, goal)
-        part = pdb.load_partition(name, h, w, goal)
+        pattern_db.build(name, h, w, goal)
+        part = pattern_db.load_partition(name, h, w, goal)
         for p, g in enumerate(part.groups[:checked]):
             values = pattern_values(h, w, goal, g)
-            table = np.asarray(part.data[int(part.offsets[p]) : int(part.offsets[p]) + pdb.placements(n, len(g))])
+            start = int(part.offsets[p])
+            table = np.asarray(part.data[start : start + pattern_db.placements(n, len(g))])
             expected = np.full(len(table), 255)
             for cells, d in values.items():
-                expected[pdb.rank(list(cells), n)] = d
+                expected[pattern_db.rank(list(cells), n)] = d
             assert (table == expected).all() and len(values) > len(table) // 2
 
 
@@ -70,7 +71,7 @@ def table_values(tiles: np.ndarray, name: str, h: int, w: int, goal: str, mirror
     """The summed pattern values of every row of ``tiles`` (numpy, independent of the kernel's
     and the registry's ranking code), looked up directly or on the transposed board."""
     n = h * w
-    part = pdb.load_partition(name, h, w, goal)
+    part = pattern_db.load_partition(name, h, w, goal)
     if mirrored:
         home = [goal_cell(t, n, goal) for t in range(n)]
         tile_at = {c: t for t, c in enumerate(home)}
@@ -95,7 +96,7 @@ def test_inverse_lookup_is_a_lower_bound_only_with_the_blank_home():
     """Why there are no dual lookups: the tables' value of a position's inverse permutation
     (blank-first goal: tile x's home is cell x) never exceeds the distance when the blank is on
     its goal cell, and does for thousands of 3x3 positions when it is not."""
-    pdb.build("4-4", 3, 3, "blank-first")
+    pattern_db.build("4-4", 3, 3, "blank-first")
     distances = bfs_distances(3, 3, "blank-first")
     states = np.array(list(distances), dtype=np.int64)
     exact = np.array(list(distances.values()))
@@ -110,7 +111,7 @@ def test_inverse_lookup_is_a_lower_bound_only_with_the_blank_home():
 @pytest.mark.parametrize("goal", GOALS)
 def test_every_state_pdb_is_admissible_and_kernel_lengths_are_optimal(shape, name, goal):
     h, w = shape
-    pdb.build(name, h, w, goal)
+    pattern_db.build(name, h, w, goal)
     distances = bfs_distances(h, w, goal)
     states = np.array(list(distances), dtype=np.int64)
     exact = np.array(list(distances.values()))
@@ -130,18 +131,18 @@ def test_every_state_pdb_is_admissible_and_kernel_lengths_are_optimal(shape, nam
 def test_kernel_prunes_exactly_as_the_python_heuristic(shape, name):
     """Per iteration, as many nodes as a naive search using the plain value (mirrored lookups
     included on square boards): the kernel's ranks and sums are right at every node."""
-    pdb.build(name, *shape, "blank-first")
+    pattern_db.build(name, *shape, "blank-first")
     check_kernel_heuristic(shape, "blank-first", f"pdb:{name}", 30)
 
 
 def test_mirrored_lookup_is_used_on_square_boards():
-    pdb.build("4-4", 3, 3, "standard")
+    pattern_db.build("4-4", 3, 3, "standard")
     boards = [Board(3, 3, t) for t in list(bfs_distances(3, 3))[::50]]
-    part = pdb.load_partition("4-4", 3, 3, "standard")
+    part = pattern_db.load_partition("4-4", 3, 3, "standard")
     direct = []
     for b in boards:
         where = {t: c for c, t in enumerate(b.tiles)}
-        direct.append(sum(int(part.data[int(part.offsets[p]) + pdb.rank([where[t] for t in g], 9)])
+        direct.append(sum(int(part.data[int(part.offsets[p]) + pattern_db.rank([where[t] for t in g], 9)])
                           for p, g in enumerate(part.groups)))
     values = [evaluate(b, "standard", "pdb:4-4") for b in boards]
     assert all(v >= d for v, d in zip(values, direct, strict=True))
@@ -149,7 +150,7 @@ def test_mirrored_lookup_is_used_on_square_boards():
 
 
 def test_korf_instances_with_5_5_5(korf100):
-    pdb.build("5-5-5", 4, 4, "blank-first")
+    pattern_db.build("5-5-5", 4, 4, "blank-first")
     for inst in benchmark_set("korf100", [1, 2, 12, 40]):
         assert evaluate(inst.board, inst.goal, "pdb:5-5-5") <= inst.optimal_length
         s = idastar(inst.board, goal=inst.goal, heuristic="pdb:5-5-5+wd")
@@ -157,13 +158,13 @@ def test_korf_instances_with_5_5_5(korf100):
 
 
 def test_partitions_by_name():
-    assert pdb.groups_for("7-8", 4, 4, "blank-first") == (tuple(range(1, 8)), tuple(range(8, 16)))
-    assert pdb.groups_for("6-6-3", 4, 4, "blank-first")[0] == (1, 2, 3)
-    assert pdb.groups_for("6-6-3", 4, 4, "standard")[0] == (13, 14, 15)
+    assert pattern_db.groups_for("7-8", 4, 4, "blank-first") == (tuple(range(1, 8)), tuple(range(8, 16)))
+    assert pattern_db.groups_for("6-6-3", 4, 4, "blank-first")[0] == (1, 2, 3)
+    assert pattern_db.groups_for("6-6-3", 4, 4, "standard")[0] == (13, 14, 15)
     with pytest.raises(InvalidBoardError, match="'4-4'"):
-        pdb.groups_for("4-4", 4, 4)
+        pattern_db.groups_for("4-4", 4, 4)
     with pytest.raises(InvalidBoardError, match="'x-y'"):
-        pdb.groups_for("x-y", 3, 3)
+        pattern_db.groups_for("x-y", 3, 3)
 
 
 def test_missing_table_names_the_build_command():
@@ -172,15 +173,15 @@ def test_missing_table_names_the_build_command():
 
 
 def test_build_refuses_without_memory(monkeypatch):
-    monkeypatch.setattr(pdb, "available_memory", lambda: 10**6)
+    monkeypatch.setattr(pattern_db, "available_memory", lambda: 10**6)
     with pytest.raises(NPuzzleError, match="needs about .* GiB"):
-        pdb.build("5-5-5", 4, 4)
+        pattern_db.build("5-5-5", 4, 4)
 
 
 def test_auto_uses_the_strongest_built_table_and_names_the_build():
     name, hint = auto_heuristic(4, 4, "standard")
     assert name == "wd+id" and "npuzzle tables build pdb:7-8 --shape 4x4 --goal standard" in hint
-    pdb.build("5-5-5", 4, 4, "standard")
+    pattern_db.build("5-5-5", 4, 4, "standard")
     assert auto_heuristic(4, 4, "standard")[0] == "pdb:5-5-5+wd"
     b = Board(4, 4, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15))
     s = solve(b)

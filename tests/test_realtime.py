@@ -11,7 +11,6 @@ from npuzzle import Board, InvalidBoardError, UnsolvableError
 from npuzzle.instances import parberry_worst, random_board, random_walk
 from npuzzle.search.idastar import idastar
 from npuzzle.search.realtime import (
-    REALTIME_METHODS,
     final_shape,
     parberry_bound,
     realtime_array,
@@ -23,6 +22,7 @@ from npuzzle.search.realtime import (
     replay_directions,
     solution_report,
 )
+from npuzzle.search.registry import REALTIME_METHODS
 
 SMALL = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 3), (3, 5), (3, 3), (4, 4), (5, 2), (2, 7), (5, 5), (6, 4)]
 LARGER = [(7, 7), (9, 4), (4, 11), (13, 6), (2, 17), (17, 2), (20, 20), (25, 31), (40, 40), (40, 23)]

@@ -659,20 +659,20 @@ def _build_table(args: argparse.Namespace) -> int:
     import time
 
     from . import tables
-    from .heuristics import pdb
+    from .heuristics import pattern_db
 
     name = args.name[4:] if args.name.startswith("pdb:") else args.name
     h, w = args.shape
-    key = pdb.table_key(name, h, w, args.goal)
+    key = pattern_db.table_key(name, h, w, args.goal)
     if tables.has_table(key) and not args.force:
         print(f"pdb:{name} for {h}x{w} ({args.goal} goal) is already built: {tables.table_path(key)}")
         return EXIT_OK
-    groups = pdb.groups_for(name, h, w, args.goal)
+    groups = pattern_db.groups_for(name, h, w, args.goal)
     print(f"building pdb:{name} for {h}x{w} ({args.goal} goal): patterns "
           + ", ".join("{" + " ".join(map(str, g)) + "}" for g in groups)
-          + f"; needs about {pdb.build_bytes(groups, h * w) / 2**20:,.0f} MiB of memory", flush=True)
+          + f"; needs about {pattern_db.build_bytes(groups, h * w) / 2**20:,.0f} MiB of memory", flush=True)
     start = time.process_time()
-    path = pdb.build(name, h, w, args.goal)
+    path = pattern_db.build(name, h, w, args.goal)
     print(f"stored {path} ({path.stat().st_size:,} bytes) in {time.process_time() - start:.1f} s CPU")
     return EXIT_OK
 

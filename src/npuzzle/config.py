@@ -17,7 +17,7 @@ The other tunables are module constants next to the code they govern; this modul
 - ``search.realtime``: ``BATCH``, ``CHUNK``, ``PY_REPLAY_CELLS``.
 - ``heuristics.registry``: ``AUTO_WD_SIDE`` (largest side ``heuristic="auto"`` builds
   walking-distance tables for).
-- ``heuristics.pdb``: ``MAX_CELLS``, ``HUGE_COPY_BYTES``, ``SHIPPED``.
+- ``heuristics.pattern_db``: ``MAX_CELLS``, ``HUGE_COPY_BYTES``, ``SHIPPED``.
 - ``heuristics.walking_distance``: ``MAX_STATES``.
 """
 

@@ -3,7 +3,7 @@
 ``bfs``  exact distances (mod 3, 2 bits a position) of a whole state space (``search.bfs``),
          saved on request (``npuzzle stats bfs ... --save``); goal ``standard``,
          ``blank-first`` or ``blank-R,C``.
-``pdb``  additive pattern databases (``heuristics.pdb``), built by
+``pdb``  additive pattern databases (``heuristics.pattern_db``), built by
          ``npuzzle tables build pdb:NAME``; the pattern field lists every pattern's tiles.
 ``fsm``  IDA*'s duplicate-pruning move automaton (``search.fsm``), saved automatically the
          first time a shape needs it; goal ``any``, pattern ``moves<max_len>.v<version>``.

@@ -2,16 +2,74 @@
 
 No eager signatures: importing a kernel module compiles nothing; the first call compiles (or
 loads from numba's cache), and ``npuzzle warmup`` does that ahead of time.
+
+Numba keys a cached kernel on its own source file only, yet a kernel compiles in what it calls
+from other kernel files (the IDA* and A* kernels share helpers). So kernels here are cached
+under a stamp of every file of this package (``kernels_stamp``): changing any kernel file makes
+every cached kernel stale, and numba compiles afresh instead of running old code.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numba
+from numba.core import caching
 
 from ..config import numba_cache
+
+KERNEL_DIR = Path(__file__).resolve().parent
+
+
+def kernels_stamp(folder: Path = KERNEL_DIR) -> bytes:
+    """A digest of every ``.py`` file in ``folder``, in name order (re-read when a file's size
+    or modification time changes)."""
+    files = sorted(folder.glob("*.py"))
+    return _digest(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files))
+
+
+@functools.cache
+def _digest(files: tuple[tuple[str, int, int], ...]) -> bytes:
+    digest = hashlib.sha256()
+    for name, _, _ in files:
+        path = Path(name)
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.digest()
+
+
+class _KernelFiles:
+    """Cache locator mixin: for functions defined in this package, the source stamp covers
+    every kernel file (see the module docstring); other functions are left to numba."""
+
+    def get_source_stamp(self) -> bytes:
+        return kernels_stamp()
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> Any:
+        if Path(py_file).resolve().parent != KERNEL_DIR:
+            return None
+        return super().from_function(py_func, py_file)  # type: ignore[misc]
+
+
+class _UserProvidedKernels(_KernelFiles, caching.UserProvidedCacheLocator):
+    pass
+
+
+class _InTreeKernels(_KernelFiles, caching.InTreeCacheLocator):
+    pass
+
+
+class _UserWideKernels(_KernelFiles, caching.UserWideCacheLocator):
+    pass
+
+
+KERNEL_LOCATORS = (_UserProvidedKernels, _InTreeKernels, _UserWideKernels)
+if not any(cls in caching.CacheImpl._locator_classes for cls in KERNEL_LOCATORS):
+    caching.CacheImpl._locator_classes[:0] = list(KERNEL_LOCATORS)
 
 
 def njit(func: Callable[..., Any] | None = None, *, inline: bool = False) -> Any:

@@ -25,7 +25,7 @@ from ..board import Board, Goal, check_goal, goal_cell
 from ..errors import InvalidBoardError
 
 if TYPE_CHECKING:
-    from .pdb import Partition
+    from .pattern_db import Partition
 
 SIMPLE = ("manhattan", "lc")
 COMPONENTS = ("wd", "id")
@@ -116,7 +116,7 @@ class KernelHeuristic:
             row[H_INV_V], row[H_INV_H] = inversion_counts(board, self.goal)
             h = max(h, _up_to_parity(int(ext[6][row[H_INV_V]] + ext[7][row[H_INV_H]]), md))
         if self.partition is not None:
-            from .pdb import rank
+            from .pattern_db import rank
 
             groups = self.partition.groups
             npat = len(groups)
@@ -185,7 +185,7 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
     mirrored = None
     npat = 0
     if spec.pdb is not None:
-        from .pdb import load_partition
+        from .pattern_db import load_partition
 
         partition = load_partition(spec.pdb, height, width, goal)
         npat = len(partition.groups)
@@ -214,9 +214,9 @@ def evaluate(board: Board, goal: Goal, name: str) -> int:
     """The value of heuristic ``name`` for ``board`` (plain Python; the kernel agrees)."""
     spec = parse(name)
     if not spec.extended:
-        from ..search.idastar import initial_h, tables
+        from . import linear_conflict, manhattan
 
-        return initial_h(board, tables(board.height, board.width, goal), spec.name)
+        return linear_conflict.value(board, goal) if spec.lc else manhattan.value(board, goal)
     return kernel_heuristic(name, board.height, board.width, goal).value(board)
 
 
@@ -230,14 +230,14 @@ def auto_heuristic(height: int, width: int, goal: Goal) -> tuple[str, str]:
     The strongest pattern database already built (with the walking distance unless it is the
     7-8 one); else the walking and inversion distances where their tables build in well under a
     second; else linear conflict. It never starts a table build."""
-    from . import pdb
+    from . import pattern_db
 
     wd_ok = max(height, width) <= AUTO_WD_SIDE and min(height, width) >= 2
-    built = pdb.built(height, width, goal)
-    shipped = pdb.SHIPPED.get((height, width), ())
+    built = pattern_db.built(height, width, goal)
+    shipped = pattern_db.SHIPPED.get((height, width), ())
     hint = ""
     if shipped and (not built or built[0] != shipped[0]):
-        hint = (f"a stronger bound: {pdb.build_command(shipped[0], height, width, goal)}"
+        hint = (f"a stronger bound: {pattern_db.build_command(shipped[0], height, width, goal)}"
                 + (" (a few minutes, about 600 MB)" if shipped[0] == "7-8" else ""))
     if built:
         return f"pdb:{built[0]}" + ("+wd" if wd_ok and built[0] != "7-8" else ""), hint

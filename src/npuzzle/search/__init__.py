@@ -1,4 +1,5 @@
-"""Searches: ``solve`` picks one; each module holds one algorithm.
+"""Searches: ``solve`` picks one; each module holds one algorithm, registered by name in
+``registry``.
 
 ``idastar`` (optimal, memory-light), ``astar`` (optimal, or weighted with a proven bound),
 ``bfs`` (whole state spaces; saved tables answer at once), ``realtime`` (any board size, not
@@ -7,33 +8,22 @@ optimal: Parberry's algorithm and a greedy refinement).
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING
-
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
+from ..heuristics import HEURISTICS
 from .limits import Limit, Solution, Stats
-
-if TYPE_CHECKING:
-    from .idastar import IterationCallback
-
-METHODS: tuple[str, ...] = ("auto", "idastar", "astar", "realtime")
-#: Heuristic names for help texts; ``heuristics.registry.parse`` accepts combinations too.
-HEURISTICS: tuple[str, ...] = ("auto", "manhattan", "lc", "wd", "id", "wd+id", "pdb:PARTITION")
-REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
-#: IDA*'s duplicate pruning: ``parent`` never generates the move that undoes the last one (Korf
-#: 1985, whose node counts it reproduces); ``fsm`` also skips every move string that
-#: ``search.fsm``'s automaton knows a shorter or earlier equivalent of. ``auto``: fsm with the
-#: strong bounds (walking and inversion distance, pattern databases) on boards of up to 36
-#: cells, else parent (always with manhattan and lc).
-PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
-
-
-def check_pruning(pruning: str) -> str:
-    """``pruning`` if it is one of ``PRUNING``, else ``InvalidBoardError`` naming them."""
-    if pruning not in PRUNING:
-        raise InvalidBoardError(f"unknown pruning {pruning!r}: use one of {', '.join(PRUNING)}")
-    return pruning
+from .registry import (
+    METHODS,
+    PRUNING,
+    REALTIME_METHODS,
+    IterationCallback,
+    Request,
+    check_pruning,
+    check_realtime_method,
+)
+from .registry import (
+    method as registered,
+)
 
 #: Boards above this many cells are solved in real time by ``method="auto"``.
 AUTO_OPTIMAL_CELLS = 16
@@ -59,53 +49,45 @@ def solve(
     ``heuristic="auto"`` is the strongest lower bound available without a long build (see
     ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``
-    is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``PRUNING`` above). Raises
-    ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be reached.
+    is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``registry.PRUNING``).
+    Raises ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be
+    reached.
     """
     check_goal(goal)
-    if method not in METHODS:
-        raise InvalidBoardError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+    if method != "auto":
+        registered(method)
     if heuristic != "auto":
         from ..heuristics.registry import parse
 
         heuristic = parse(heuristic).name
-    if realtime_method not in REALTIME_METHODS:
-        raise InvalidBoardError(
-            f"unknown real-time method {realtime_method!r}: use one of {', '.join(REALTIME_METHODS)}"
-        )
+    request = Request(goal, heuristic, limit, weight, check_realtime_method(realtime_method),
+                      check_pruning(pruning), on_iteration)
     board.require_solvable(goal)
-    if weight != 1 and method not in ("astar", "auto"):
-        raise InvalidBoardError("--weight applies to A* only: add --method astar")
-    if check_pruning(pruning) != "auto" and method not in ("idastar", "auto"):
-        raise InvalidBoardError("--pruning applies to IDA* only: add --method idastar")
-    h = heuristic
+    _check_options(method, request)
     if method == "auto":
         from .bfs import table_solve
 
         answer = table_solve(board, goal)
         if answer is not None:
             return answer
-        if weight != 1:
-            method = "astar"
-        else:
-            method = "idastar" if board.size <= AUTO_OPTIMAL_CELLS else "realtime"
-    if method == "realtime":
-        from .realtime import realtime_solve
+        method = _auto_method(board, request)
+    return registered(method).load()(board, request)
 
-        return realtime_solve(board, goal=goal, method=realtime_method, limit=limit)
-    hint = ""
-    if h == "auto":
-        from ..heuristics.registry import auto_heuristic
 
-        h, hint = ("lc", "") if method == "astar" else auto_heuristic(board.height, board.width, goal)
-    if method == "astar":
-        from .astar import astar
+def _check_options(method: str, request: Request) -> None:
+    """Options that the chosen search does not take are refused, naming the one that does."""
+    if method == "auto":
+        return
+    if request.weight != 1 and "weight" not in registered(method).options:
+        raise InvalidBoardError("--weight applies to A* only: add --method astar")
+    if request.pruning != "auto" and "pruning" not in registered(method).options:
+        raise InvalidBoardError("--pruning applies to IDA* only: add --method idastar")
 
-        return astar(board, goal=goal, heuristic=h, weight=weight, limit=limit, on_iteration=on_iteration)
-    from .idastar import idastar
 
-    solution = idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration, pruning=pruning)
-    return dataclasses.replace(solution, note=hint) if hint and not solution.note else solution
+def _auto_method(board: Board, request: Request) -> str:
+    if request.weight != 1:
+        return "astar"
+    return "idastar" if board.size <= AUTO_OPTIMAL_CELLS else "realtime"
 
 
 def warmup() -> None:
@@ -118,4 +100,5 @@ def warmup() -> None:
         realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)
 
 
-__all__ = ["Limit", "Solution", "Stats", "solve", "warmup", "METHODS", "HEURISTICS", "PRUNING", "REALTIME_METHODS"]
+__all__ = ["Limit", "Solution", "Stats", "Request", "solve", "warmup", "METHODS", "HEURISTICS", "PRUNING",
+           "REALTIME_METHODS", "IterationCallback"]

@@ -26,7 +26,8 @@ import numpy as np
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from .idastar import HEURISTICS, IterationCallback, initial_h, tables, tiles_from_directions
+from ..geometry import geometry, tiles_from_directions
+from ..heuristics.registry import evaluate
 from .limits import (
     INTERRUPTED,
     MEMORY_LIMIT,
@@ -40,6 +41,10 @@ from .limits import (
     solved,
     unfinished,
 )
+from .registry import IterationCallback, Request
+
+#: The lower bounds A* takes.
+HEURISTICS: tuple[str, ...] = ("manhattan", "lc")
 
 #: Largest board A* accepts: 6 bits per cell in the packed positions.
 MAX_CELLS = 64
@@ -197,6 +202,13 @@ class AStarRun:
     bytes: int
 
 
+def solve_request(board: Board, request: Request) -> Solution:
+    """``astar`` for a ``search.solve`` request (``auto`` heuristic: linear conflict)."""
+    heuristic = "lc" if request.heuristic == "auto" else request.heuristic
+    return astar(board, goal=request.goal, heuristic=heuristic, weight=request.weight, limit=request.limit,
+                 on_iteration=request.on_iteration)
+
+
 def astar(
     board: Board,
     *,
@@ -263,8 +275,8 @@ class _Search:
         self.limit, self.max_memory, self.clock, self.stats = limit, max_memory, clock, stats
         self.on_iteration = on_iteration
         self.method = "astar" if weight == 1 else "weighted-astar"
-        self.tables = tables(board.height, board.width, goal)
-        self.h0 = initial_h(board, self.tables, heuristic)
+        self.tables = geometry(board.height, board.width, goal)
+        self.h0 = evaluate(board, goal, heuristic)
         self.bits, self.words = packing(board.size)
         num = weight.numerator
         # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity

@@ -29,8 +29,7 @@ import numpy as np
 from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, TableFormatError
-from .idastar import neighbours
-from .idastar import tables as move_tables
+from ..geometry import geometry, neighbours
 from .limits import Solution, Stats, solved
 
 #: Largest board (in cells) whose whole state space is searched; indices fit in 32 bits.
@@ -297,7 +296,7 @@ def happy_count(
     from .._kernels.bfs import happy_expand, unique_sorted
 
     n = height * width
-    t = move_tables(height, width, check_goal(goal))
+    t = geometry(height, width, check_goal(goal))
     packed = sum(int(tile) << (4 * cell) for cell, tile in enumerate(Board.goal(height, width, goal).tiles))
     level = np.array([packed], dtype=np.uint64)
     counts = [1]

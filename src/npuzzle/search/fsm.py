@@ -125,7 +125,7 @@ def table_key(height: int, width: int, max_len: int) -> store.TableKey:
 def build(height: int, width: int, max_len: int) -> Automaton:
     """Find the forbidden strings and compile the automaton (see ``automaton``)."""
     from .._kernels.fsm import forbidden_from
-    from .idastar import neighbours
+    from ..geometry import neighbours
 
     n = height * width
     nbr = neighbours(height, width)

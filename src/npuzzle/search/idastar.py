@@ -10,18 +10,19 @@ tables, runs the kernel in slices (so time limits and Ctrl-C stop it cleanly) an
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import SupportsInt
 
 import numpy as np
 
 from .. import config
-from ..board import Board, Goal, check_goal, goal_cell
+from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from ..heuristics.registry import kernel_heuristic, parse
-from . import check_pruning
+from ..geometry import DOWN, LEFT, RIGHT, UP, Geometry, geometry, tiles_from_cells
+from ..heuristics.linear_conflict import LineTables, line_tables
+from ..heuristics.registry import auto_heuristic, evaluate, kernel_heuristic, parse
 from .fsm import automaton
 from .limits import (
     INTERRUPTED,
@@ -35,15 +36,11 @@ from .limits import (
     solved,
     unfinished,
 )
+from .registry import IterationCallback, Request, check_pruning
 
 #: Largest board IDA* accepts (its tables grow as the square of the cell count).
 MAX_CELLS = 256
 
-HEURISTICS = {"manhattan": 0, "lc": 1}
-
-# Blank directions as the kernel numbers them, and their (row, column) steps.
-UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
-STEPS = ((-1, 0), (0, -1), (0, 1), (1, 0))
 # Knuth numbers directions east 0, north 1, west 2, south 3 (powers of i).
 _KNUTH_TO_OURS = (RIGHT, UP, LEFT, DOWN)
 _OURS_TO_KNUTH = {d: k for k, d in enumerate(_KNUTH_TO_OURS)}
@@ -77,15 +74,6 @@ ORDERS: dict[str, np.ndarray] = {
 
 
 @dataclass(frozen=True)
-class Tables:
-    """The arrays the kernel reads for one board shape and goal."""
-
-    home: np.ndarray  # goal cell of each tile
-    md: np.ndarray  # md[cell * n + tile]: Manhattan distance of tile at cell
-    nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches in direction d, or -1
-
-
-@dataclass(frozen=True)
 class Moves:
     """The kernel's move rows for one shape, goal and move order (see ``_kernels.idastar``).
 
@@ -99,7 +87,7 @@ class Moves:
     dmd: np.ndarray
 
 
-def moves_for(t: Tables, n: int, order: np.ndarray) -> Moves:
+def moves_for(t: Geometry, n: int, order: np.ndarray) -> Moves:
     from .._kernels.idastar import NONE
 
     succ_q = np.full(n * 25, NONE, dtype=np.uint64)
@@ -122,80 +110,9 @@ def root_row(cell: int) -> int:
     return cell * 25
 
 
-@dataclass(frozen=True)
-class LineTables:
-    """Linear-conflict tables for one shape and goal (see ``_kernels.idastar``)."""
-
-    mode: int  # 0 none, 1 tables, 2 direct
-    rc: np.ndarray
-    cc: np.ndarray
-    rtab: np.ndarray
-    ctab: np.ndarray
 
 
-def line_tables(height: int, width: int, t: Tables, use_lc: bool) -> LineTables:
-    from .._kernels.idastar import MAX_TABLE_LINE, line_table
-
-    n = height * width
-    empty8 = np.zeros(1, np.int8)
-    empty = np.zeros(1, np.uint64)
-    if not use_lc:
-        return LineTables(0, empty, empty, empty8, empty8)
-    if max(height, width) > MAX_TABLE_LINE:
-        return LineTables(2, empty, empty, empty8, empty8)
-    rc = np.zeros(n * n, np.uint64)
-    cc = np.zeros(n * n, np.uint64)
-    for tile in range(1, n):
-        gr, gc = divmod(int(t.home[tile]), width)
-        for cell in range(n):
-            r, c = divmod(cell, width)
-            if r == gr:
-                rc[tile * n + cell] = (gc + 1) * (width + 1) ** c
-            if c == gc:
-                cc[tile * n + cell] = (gr + 1) * (height + 1) ** r
-    rtab = line_table(width)
-    ctab = rtab if height == width else line_table(height)
-    return LineTables(1, rc, cc, rtab, ctab)
-
-
-def tables(height: int, width: int, goal: Goal) -> Tables:
-    n = height * width
-    home = np.array([goal_cell(t, n, goal) for t in range(n)], dtype=np.int64)
-    md = np.zeros(n * n, dtype=np.int64)
-    for t in range(1, n):
-        gr, gc = divmod(int(home[t]), width)
-        for cell in range(n):
-            md[cell * n + t] = abs(cell // width - gr) + abs(cell % width - gc)
-    return Tables(home, md, neighbours(height, width))
-
-
-def neighbours(height: int, width: int) -> np.ndarray:
-    """``nbr[cell * 4 + d]``: the blank's cell after a step in direction d, or -1."""
-    nbr = np.full(height * width * 4, -1, dtype=np.int64)
-    for cell in range(height * width):
-        r, c = divmod(cell, width)
-        for d, (dr, dc) in enumerate(STEPS):
-            if 0 <= r + dr < height and 0 <= c + dc < width:
-                nbr[cell * 4 + d] = (r + dr) * width + c + dc
-    return nbr
-
-
-def initial_h(board: Board, t: Tables, heuristic: str) -> int:
-    """The heuristic value of ``board`` (the kernel then updates it move by move)."""
-    from .._kernels.idastar import linear_conflict
-
-    n = board.size
-    h = int(sum(t.md[cell * n + tile] for cell, tile in enumerate(board.tiles) if tile))
-    if heuristic == "lc":
-        arr = np.array(board.tiles, dtype=np.int64)
-        h += 2 * int(linear_conflict(arr, t.home, board.width, board.height))
-    return h
-
-
-IterationCallback = Callable[[Iteration, bool], None]
-
-
-def warmup(heuristics: Sequence[str] = tuple(HEURISTICS), height: int = 2, width: int = 2,
+def warmup(heuristics: Sequence[str] = ("manhattan", "lc"), height: int = 2, width: int = 2,
            goal: Goal = "standard") -> None:
     """Compile (or load from numba's cache) the IDA* kernels the heuristics use on boards of one
     shape, so that the CPU time reported for a search is the search's own."""
@@ -228,6 +145,16 @@ def _fsm_tables(height: int, width: int, pruning: str) -> tuple[int, tuple[np.nd
     if pruning == "parent":
         return 0, (np.zeros(1, np.uint32),)
     return FSM, (automaton(height, width).packed,)
+
+
+def solve_request(board: Board, request: Request) -> Solution:
+    """``idastar`` for a ``search.solve`` request (``auto`` heuristic resolved, with its hint)."""
+    heuristic, hint = request.heuristic, ""
+    if heuristic == "auto":
+        heuristic, hint = auto_heuristic(board.height, board.width, request.goal)
+    solution = idastar(board, goal=request.goal, heuristic=heuristic, limit=request.limit,
+                       on_iteration=request.on_iteration, pruning=request.pruning)
+    return dataclasses.replace(solution, note=hint) if hint and not solution.note else solution
 
 
 def idastar(
@@ -271,14 +198,14 @@ def idastar(
 
 def _other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
     """The other goal convention, if the pattern databases exist only for that one."""
-    from ..heuristics import pdb
+    from ..heuristics import pattern_db
 
     name = parse(heuristic).pdb
     if name is None:
         return None
     other: Goal = "blank-first" if goal == "standard" else "standard"
     h, w = board.shape
-    if pdb.is_built(name, h, w, goal) or not pdb.is_built(name, h, w, other):
+    if pattern_db.is_built(name, h, w, goal) or not pattern_db.is_built(name, h, w, other):
         return None
     return other
 
@@ -322,12 +249,12 @@ def _run(
     if kh.spec.extended:
         row0, h0 = kh.start(board)
     else:
-        h0 = initial_h(board, t, heuristic)
+        h0 = evaluate(board, goal, heuristic)
     parity = board.manhattan(goal) & 1
     bound = h0 + ((h0 & 1) ^ parity)
     n, w, h = board.size, board.width, board.height
     cells = np.array(board.tiles, dtype=np.uint64)
-    row_of, col_of = _rows_cols(h, w)
+    row_of, col_of = t.row_of, t.col_of
     rowkey = np.zeros(h, np.uint64)
     colkey = np.zeros(w, np.uint64)
     lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, rowkey, colkey)
@@ -404,7 +331,7 @@ def optimal_lengths(
     t, mv, lt = _setup(h, w, goal, order, heuristic == "lc")
     kh = kernel_heuristic(heuristic, h, w, goal)
     fsm_mode, fsm = _fsm_tables(h, w, _pruning(pruning, parse(heuristic).name, h * w))
-    row_of, col_of = _rows_cols(h, w)
+    row_of, col_of = t.row_of, t.col_of
     cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
     nodes = np.zeros(len(boards), np.int64)
@@ -419,36 +346,7 @@ def optimal_lengths(
 
 
 @functools.cache
-def _setup(height: int, width: int, goal: Goal, order: str, use_lc: bool) -> tuple[Tables, Moves, LineTables]:
+def _setup(height: int, width: int, goal: Goal, order: str, use_lc: bool) -> tuple[Geometry, Moves, LineTables]:
     """The shape's tables, move rows and linear-conflict tables, made once (kernels only read them)."""
-    t = tables(height, width, goal)
-    return t, moves_for(t, height * width, ORDERS[order]), line_tables(height, width, t, use_lc)
-
-
-def _rows_cols(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    cells = np.arange(height * width, dtype=np.uint64)
-    return cells // np.uint64(width), cells % np.uint64(width)
-
-
-def tiles_from_directions(board: Board, directions: Sequence[int]) -> tuple[int, ...]:
-    """The tiles pushed when the blank steps in ``directions`` (0 up, 1 left, 2 right, 3 down)."""
-    cells = []
-    blank = board.blank
-    for d in directions:
-        dr, dc = STEPS[int(d)]
-        blank += dr * board.width + dc
-        cells.append(blank)
-    return tiles_from_cells(board, cells)
-
-
-def tiles_from_cells(board: Board, cells: Iterable[SupportsInt]) -> tuple[int, ...]:
-    """The tiles pushed when the blank visits ``cells`` in turn (ints, or a numpy array)."""
-    tiles = list(board.tiles)
-    blank = board.blank
-    out = []
-    for cell in cells:
-        q = int(cell)
-        out.append(tiles[q])
-        tiles[blank], tiles[q] = tiles[q], 0
-        blank = q
-    return tuple(out)
+    t = geometry(height, width, goal)
+    return t, moves_for(t, height * width, ORDERS[order]), line_tables(height, width, goal, use_lc)

@@ -39,8 +39,10 @@ import numpy as np
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from .limits import TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, solved, unfinished
+from .registry import Request, check_realtime_method
 
-REALTIME_METHODS: tuple[str, ...] = ("parberry", "greedy")
+#: Each method's number in the kernel.
+_METHOD_CODE = {"parberry": 0, "greedy": 1}
 
 #: Moves a real-time generator computes per call into the kernel (a constant: O(1) per move).
 BATCH = 16
@@ -117,10 +119,7 @@ def _check(board: Board, goal: Goal, method: str) -> Board:
     if not isinstance(board, Board):
         raise InvalidBoardError(f"expected a Board, not {board!r}")
     check_goal(goal)
-    if method not in REALTIME_METHODS:
-        raise InvalidBoardError(
-            f"unknown real-time method {method!r}: use one of {', '.join(REALTIME_METHODS)}"
-        )
+    check_realtime_method(method)
     board.require_solvable(goal)
     return board.converted() if goal == "blank-first" else board
 
@@ -151,7 +150,7 @@ class _Machine:
         self.cells, self.pos = board_arrays(board)
         self.st = np.zeros(k.STATE_SIZE, dtype=np.int64)
         self.st[k.H], self.st[k.W] = board.height, board.width
-        self.st[k.METHOD] = REALTIME_METHODS.index(method)
+        self.st[k.METHOD] = _METHOD_CODE[method]
         self.st[k.WEIGHT] = _WEIGHTS[method]
         self.st[k.BULK] = 1
         self.st[k.PHASE] = k.P_NEXT
@@ -262,6 +261,11 @@ def directions_of(board: Board, tiles: Sequence[int]) -> np.ndarray:
     if bad >= 0:
         raise VerificationError(f"internal error: move {bad + 1} (tile {tiles[bad]}) is not next to the blank")
     return out
+
+
+def solve_request(board: Board, request: Request) -> Solution:
+    """``realtime_solve`` for a ``search.solve`` request."""
+    return realtime_solve(board, goal=request.goal, method=request.realtime_method, limit=request.limit)
 
 
 def realtime_solve(

@@ -1,0 +1,103 @@
+"""The searches by name, and the options they share. Importing it loads no numpy or numba: a
+search's module is imported when the search is first used.
+
+A search is one ``Method`` entry: its name, its solver (``"module:function"``, a function
+``(board, request) -> Solution``) and the options it takes beyond the goal and the limits.
+Adding a search means writing its module (and kernel) and adding one entry to ``REGISTRY``.
+
+>>> sorted(REGISTRY)
+['astar', 'idastar', 'realtime']
+>>> METHODS
+('auto', 'idastar', 'astar', 'realtime')
+>>> check_pruning("fsm")
+'fsm'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..board import Board, Goal
+from ..errors import InvalidBoardError
+from .limits import Iteration, Limit, Solution
+
+if TYPE_CHECKING:
+    Solver = Callable[[Board, "Request"], Solution]
+
+#: ``on_iteration(iteration, final)``: called after every IDA* iteration or A* bound.
+IterationCallback = Callable[[Iteration, bool], None]
+
+#: IDA*'s duplicate pruning: ``parent`` never generates the move that undoes the last one (Korf
+#: 1985, whose node counts it reproduces); ``fsm`` also skips every move string that
+#: ``search.fsm``'s automaton knows a shorter or earlier equivalent of. ``auto``: fsm with the
+#: strong bounds (walking and inversion distance, pattern databases) on boards of up to 36
+#: cells, else parent (always with manhattan and lc).
+PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
+#: The real-time methods, the default first: ``greedy`` (fewer moves) and ``parberry``.
+REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a caller asks of a search: the goal, the bound to use and the limits. Each search
+    reads the options it takes (see ``Method.options``)."""
+
+    goal: Goal = "standard"
+    heuristic: str = "auto"
+    limit: Limit | None = None
+    weight: float = 1.0
+    realtime_method: str = "greedy"
+    pruning: str = "auto"
+    on_iteration: IterationCallback | None = None
+
+
+@dataclass(frozen=True)
+class Method:
+    """One search: its name, its solver and the ``Request`` options it takes."""
+
+    name: str
+    solver: str  # "module:function", imported on first use
+    summary: str
+    options: frozenset[str] = frozenset()
+
+    def load(self) -> Solver:
+        module, function = self.solver.split(":")
+        solver: Solver = getattr(importlib.import_module(module), function)
+        return solver
+
+
+REGISTRY: dict[str, Method] = {m.name: m for m in (
+    Method("idastar", "npuzzle.search.idastar:solve_request", "optimal, memory-light (Korf 1985)",
+           frozenset({"heuristic", "pruning", "on_iteration"})),
+    Method("astar", "npuzzle.search.astar:solve_request", "optimal, or weighted with a proven bound",
+           frozenset({"heuristic", "weight", "on_iteration"})),
+    Method("realtime", "npuzzle.search.realtime:solve_request",
+           "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
+           frozenset({"realtime_method"})),
+)}
+#: The names ``solve`` takes: ``auto`` and every registered search.
+METHODS: tuple[str, ...] = ("auto", *REGISTRY)
+
+
+def method(name: str) -> Method:
+    """The registered search ``name``; ``InvalidBoardError`` naming the choices otherwise."""
+    if name not in REGISTRY:
+        raise InvalidBoardError(f"unknown method {name!r}: use one of {', '.join(METHODS)}")
+    return REGISTRY[name]
+
+
+def check_pruning(pruning: str) -> str:
+    """``pruning`` if it is one of ``PRUNING``, else ``InvalidBoardError`` naming them."""
+    if pruning not in PRUNING:
+        raise InvalidBoardError(f"unknown pruning {pruning!r}: use one of {', '.join(PRUNING)}")
+    return pruning
+
+
+def check_realtime_method(name: str) -> str:
+    """``name`` if it is one of ``REALTIME_METHODS``, else ``InvalidBoardError`` naming them."""
+    if name not in REALTIME_METHODS:
+        raise InvalidBoardError(f"unknown real-time method {name!r}: use one of {', '.join(REALTIME_METHODS)}")
+    return name

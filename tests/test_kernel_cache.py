@@ -1,0 +1,38 @@
+"""numba's on-disk cache sees every change of any kernel file: kernels are cached under a stamp
+of all of ``_kernels/``, because a kernel compiles in helpers from other kernel files."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+
+from npuzzle._kernels import jit
+from npuzzle._kernels.idastar import line_table
+
+
+def test_the_stamp_changes_with_any_kernel_file(tmp_path):
+    for path in jit.KERNEL_DIR.glob("*.py"):
+        shutil.copy(path, tmp_path / path.name)
+    before = jit.kernels_stamp(tmp_path)
+    assert jit.kernels_stamp(tmp_path) == before
+    helper = tmp_path / "astar.py"  # not the file of the kernel checked below
+    helper.write_text(helper.read_text() + "\n# changed\n")
+    assert jit.kernels_stamp(tmp_path) != before
+
+
+def test_kernels_use_the_package_wide_stamp():
+    assert int(line_table(3)[0]) == 0  # compiled (or loaded from the cache)
+    locator = line_table._cache._impl.locator
+    assert isinstance(locator, jit.KERNEL_LOCATORS)
+    assert locator.get_source_stamp() == jit.kernels_stamp()
+
+
+def test_functions_outside_the_kernels_keep_numbas_own_stamp():
+    from numba.core import caching
+
+    def f(x: np.ndarray) -> np.ndarray:
+        return x
+
+    assert all(cls.from_function(f, __file__) is None for cls in jit.KERNEL_LOCATORS)
+    assert caching.CacheImpl._locator_classes[: len(jit.KERNEL_LOCATORS)] == list(jit.KERNEL_LOCATORS)
