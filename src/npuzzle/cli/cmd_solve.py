@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from .. import present
 from ..errors import NPuzzleError
 from ..search import REALTIME_METHODS
+from ..search.limits import INTERRUPTED, Limit
 from ._options import (
     EXIT_INPUT,
     EXIT_INTERRUPTED,
@@ -31,7 +32,7 @@ from ._options import (
 
 if TYPE_CHECKING:
     from ..board import Board
-    from ..search.limits import Iteration, Limit, Solution
+    from ..search.limits import Iteration, Solution
     from ._options import Subparsers
 
 EPILOG = NOTATION_HELP + """
@@ -79,8 +80,6 @@ def add(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..search.limits import INTERRUPTED, Limit
-
     streaming = args.count_only or args.moves_out is not None
     if streaming and args.method not in ("auto", "realtime"):
         raise NPuzzleError("--count-only and --moves-out go with --method realtime")
