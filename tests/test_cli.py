@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -127,6 +128,37 @@ def test_help_explains_conventions():
                             capture_output=True, text=True, check=True)
     assert "159d26ae37bf48c0" in result.stdout and "blank-first" in result.stdout
     assert "L slides the tile right of the blank" in result.stdout
+
+
+HELP_LOADS_NOTHING = """
+import sys
+from npuzzle.cli import main
+try:
+    main({argv!r})
+except SystemExit as e:
+    assert e.code == 0, e.code
+loaded = [m for m in ("numpy", "numba") if m in sys.modules]
+assert not loaded, loaded
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["solve", "--help"], ["check", "--help"], ["scramble", "--help"],
+                                  ["knuth", "--help"], ["bench", "--help"], ["warmup", "--help"],
+                                  ["stats", "sample", "--help"], ["tables", "build", "--help"], ["--version"]])
+def test_help_loads_neither_numpy_nor_numba(argv):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    result = subprocess.run([sys.executable, "-c", HELP_LOADS_NOTHING.format(argv=argv)], env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("npuzzle 0." if argv == ["--version"] else "usage: npuzzle")
+
+
+def test_python_m_npuzzle_is_the_command():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    for module in ("npuzzle", "npuzzle.cli"):
+        result = subprocess.run([sys.executable, "-m", module, "check", "1 2 3/4 5 6/8 7 0"], env=env,
+                                capture_output=True, text=True)
+        assert result.returncode == 1 and "odd permutation" in result.stdout
 
 
 def test_scramble_positions_are_solvable_and_reproducible(capsys):

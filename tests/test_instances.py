@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from npuzzle import Board, InvalidBoardError
-from npuzzle.instances import parberry_worst, random_board, random_walk
+from npuzzle.instances import parberry_worst, random_board, random_walk, scramble
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 3), (3, 5), (4, 4), (7, 5)]
 
@@ -54,3 +54,15 @@ def test_bad_shapes_are_rejected():
         random_walk(3, 3, -1, 0)
     with pytest.raises(InvalidBoardError):
         parberry_worst(1)
+
+
+def test_scramble_kinds():
+    assert scramble(3, 5, 4, seed=3) == scramble(3, 5, 4, seed=3) != scramble(3, 5, 4, seed=4)
+    uniform = scramble(3, 5, 4, seed=3, goal="blank-first")
+    assert len(uniform) == 4 and all(b.shape == (3, 5) and b.is_solvable("blank-first") for b in uniform)
+    walks = scramble(4, 3, 5, walk=1, seed=2)
+    assert len(walks) == 5 and all(b.blank_distance() == 1 for b in walks)
+    assert scramble(6, 6, 2, worst=True) == [parberry_worst(6)] * 2
+    assert scramble(4, 4, 1, worst=True, goal="blank-first") == [parberry_worst(4).converted()]
+    with pytest.raises(InvalidBoardError, match="square boards"):
+        scramble(3, 4, 1, worst=True)

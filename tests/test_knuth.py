@@ -9,7 +9,7 @@ import random
 import pytest
 
 from npuzzle import Board
-from npuzzle.knuth import run
+from npuzzle.knuth import HAPPY_COUNT, happy_count_agrees, run
 from npuzzle.search.idastar import idastar
 
 # Knuth's directions: east 0, north 1, west 2, south 3; (row, column) step of the blank.
@@ -150,3 +150,13 @@ def test_start_at_goal():
 def test_one_move():
     assert knuth("123456789abcde0f") == (0, "Solution in 1+0 moves: f (0 sec)\n", "")
     assert knuth("123456789abcde0f", program="korf0") == (0, "Solution in 1+0 moves: f (0 sec)\n", "")
+
+
+def test_happy_count_agrees_only_with_knuths_count_on_his_board():
+    positions, largest, at_largest = HAPPY_COUNT
+    counts = [1, positions - at_largest] + [0] * (largest - 2) + [at_largest]
+    assert happy_count_agrees(4, 4, "standard", counts) is True
+    assert happy_count_agrees(4, 4, "standard", counts[:-1] + [at_largest + 1]) is False
+    assert happy_count_agrees(4, 4, "standard", counts + [1]) is False
+    assert happy_count_agrees(4, 4, "blank-first", counts) is None
+    assert happy_count_agrees(3, 3, "standard", [1, 2, 4]) is None

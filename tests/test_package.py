@@ -17,9 +17,10 @@ import npuzzle
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: Every module of the package but the numba kernels (private, no examples).
+#: Every module of the package but the numba kernels (private, no examples) and the
+#: ``__main__`` modules (importing one runs the command line).
 MODULES = sorted(m.name for m in pkgutil.walk_packages(npuzzle.__path__, "npuzzle.")
-                 if "._kernels" not in m.name)
+                 if "._kernels" not in m.name and not m.name.endswith("__main__"))
 
 
 def test_import_loads_neither_numpy_nor_numba():

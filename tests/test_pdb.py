@@ -206,3 +206,9 @@ def test_cli_build_list_remove(store, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["solve", "1 2 0/3 4 5", "--heuristic", "lc+wd"])
     assert exit_info.value.code == 2 and "lc does not combine" in capsys.readouterr().err
+
+
+def test_partition_name_takes_the_heuristic_prefix_or_not():
+    assert pattern_db.partition_name("pdb:7-8") == pattern_db.partition_name("7-8") == "7-8"
+    key = pattern_db.table_key("4-4", 3, 3, "standard")
+    assert pattern_db.table_key(pattern_db.partition_name("pdb:4-4"), 3, 3, "standard") == key

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 
 import numpy as np
@@ -21,6 +22,7 @@ from npuzzle.search.realtime import (
     realtime_solve,
     replay_directions,
     solution_report,
+    streamed_report,
 )
 from npuzzle.search.registry import REALTIME_METHODS
 
@@ -152,6 +154,20 @@ def test_report():
     assert len(tiles) - 2 * wasted == md
     assert realtime_report(board, realtime_array(board))["wasted"] == wasted
     assert realtime_report(board, len(tiles))["wasted"] is None
+
+
+@pytest.mark.parametrize("goal", ["standard", "blank-first"])
+def test_streamed_report_counts_or_writes_the_moves(goal):
+    board = random_board(12, 9, 5, goal)
+    counted = streamed_report(board, goal=goal, method="greedy")
+    out = io.BytesIO()
+    written = streamed_report(board, out, goal=goal, method="greedy")
+    letters = out.getvalue().decode()
+    assert letters.endswith("\n") and len(letters) - 1 == written["moves"] == counted["moves"]
+    assert counted["wasted"] is None and written == realtime_report(board, realtime_solve(board, goal=goal,
+                                                                                           method="greedy").moves,
+                                                                      goal=goal)
+    assert board.apply(letters.strip()).is_goal(goal)
 
 
 @pytest.mark.parametrize("shape", [(5, 7), (9, 4), (6, 6)])

@@ -123,6 +123,38 @@ def random_walk(height: int, width: int, steps: int, seed: Any = None, goal: Goa
     return Board(height, width, tuple(tiles))
 
 
+def scramble(
+    height: int,
+    width: int,
+    count: int,
+    *,
+    seed: int | None = None,
+    walk: int | None = None,
+    worst: bool = False,
+    goal: Goal = "standard",
+) -> list[Board]:
+    """``count`` scrambled positions: Parberry's worst case (``worst``, square boards only; the
+    same board every time), random walks of ``walk`` moves from the goal, or else positions drawn
+    uniformly from the solvable ones. The same ``seed`` gives the same positions.
+
+    >>> scramble(3, 3, 2, seed=1) == scramble(3, 3, 2, seed=1)
+    True
+    >>> [b.manhattan() for b in scramble(3, 3, 3, walk=1, seed=2)]
+    [1, 1, 1]
+    """
+    if worst:
+        if height != width:
+            raise InvalidBoardError("--worst is defined for square boards (Parberry's Theorem 2)")
+        boards = [parberry_worst(height)] * count
+        return [b.converted() for b in boards] if goal == "blank-first" else boards
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    if walk:
+        return [random_walk(height, width, walk, int(rng.integers(1 << 62)), goal) for _ in range(count)]
+    return [random_board(height, width, rng, goal) for _ in range(count)]
+
+
 def parberry_worst(n: int) -> Board:
     """Theorem 2's configuration of Manhattan distance n^3 - O(n^2) (standard goal).
 

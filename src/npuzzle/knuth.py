@@ -35,6 +35,27 @@ TWICE = "Your start position uses %x twice!"
 MISSING = "Your start position doesn't use %x!"
 UNREACHABLE = "Sorry ... the goal is unreachable from that start position!"
 
+#: Knuth's count of the 4x4 positions from which happy moves alone reach the standard goal
+#: (15PUZZLE-KORF1, section 3): positions besides the goal, the largest distance, and how many
+#: positions are at it.
+HAPPY_COUNT = (88_728_779, 56, 114)
+
+
+def happy_count_agrees(height: int, width: int, goal: str, counts: Sequence[int]) -> bool | None:
+    """Whether a happy-move distribution (``search.bfs.happy_count``: ``counts[d]`` positions at
+    distance d, the goal at 0) matches Knuth's count, or None on a board he did not count.
+
+    Knuth counts the positions from which the goal is *reached*: the goal itself is not one.
+
+    >>> happy_count_agrees(3, 3, "standard", [1, 2])
+    >>> happy_count_agrees(4, 4, "standard", [1] + [0] * 55 + [114])
+    False
+    """
+    if (height, width, goal) != (4, 4, "standard"):
+        return None
+    top = len(counts) - 1
+    return (sum(counts) - 1, top, counts[top]) == HAPPY_COUNT
+
 
 def run(
     args: Sequence[str],

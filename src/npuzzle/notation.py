@@ -94,8 +94,7 @@ def format_knuth(board: Board) -> str:
 
 def format_hex(board: Board) -> str:
     """One hex digit per cell (boards of at most 16 cells)."""
-    if board.size > 16:
-        raise InvalidBoardError("hex notation needs a board of at most 16 cells")
+    check_notation("hex", board.shape)
     return "".join(HEX_DIGITS[t] for t in board.tiles)
 
 
@@ -229,6 +228,19 @@ def _board_from_numbers(numbers: list[int], h: int, w: int, text: str) -> Board:
     return Board(h, w, tuple(numbers))
 
 
+def check_notation(notation: str, shape: tuple[int, int]) -> None:
+    """``InvalidBoardError`` if boards of ``shape`` cannot be written in ``notation`` (hex takes
+    at most 16 cells), so a caller can refuse before it makes the boards.
+
+    >>> check_notation("hex", (5, 5))
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.InvalidBoardError: hex notation needs a board of at most 16 cells
+    """
+    if notation == "hex" and shape[0] * shape[1] > 16:
+        raise InvalidBoardError("hex notation needs a board of at most 16 cells")
+
+
 def format_position(board: Board, notation: str = "rows") -> str:
     """Write ``board`` in a notation: ``rows`` (``1 2 3/4 5 6/7 8 0``), ``list`` (one line of
     numbers), ``hex`` (one hex digit per cell, at most 16 cells) or ``grid`` (drawn, one row a line).
@@ -248,6 +260,18 @@ def format_position(board: Board, notation: str = "rows") -> str:
 
 
 # -- files ------------------------------------------------------------------------------------
+
+
+def position_texts(arguments: Sequence[str]) -> list[str]:
+    """Positions given as command arguments: one per argument, except that bare tile numbers
+    given as separate arguments (``npuzzle solve 1 2 3 4 5 6 7 8 0``) are one position.
+
+    >>> position_texts(["1", "2", "3", "0"]), position_texts(["1 2/3 0", "2 3/1 0"])
+    (['1 2 3 0'], ['1 2/3 0', '2 3/1 0'])
+    """
+    if len(arguments) >= 4 and all(a.isdigit() and len(a) <= 3 for a in arguments):
+        return [" ".join(arguments)]
+    return list(arguments)
 
 
 def parse_lines(text: str, shape: tuple[int, int] | None = None, source: str = "<input>") -> list[Board]:

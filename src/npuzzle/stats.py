@@ -67,6 +67,11 @@ def blank_class(height: int, width: int, blank: int) -> str:
     return f"r{r}c{c}"
 
 
+def distribution_label(height: int, width: int, blank: int) -> str:
+    """How ``known_counts.txt`` labels the distribution of a board and goal blank cell: ``3x3_center``."""
+    return f"{height}x{width}_{blank_class(height, width, blank)}"
+
+
 def format_distribution(label: str, counts: Sequence[int]) -> str:
     """``dist <label> <states> : c0 c1 ...`` as in ``known_counts.txt``."""
     return f"dist {label} {sum(counts)} : " + " ".join(str(c) for c in counts)

@@ -69,6 +69,15 @@ def groups_for(name: str, height: int, width: int, goal: Goal = "standard") -> t
     return tuple(out)
 
 
+def partition_name(text: str) -> str:
+    """The partition named by a table name, with or without the heuristic's ``pdb:`` prefix.
+
+    >>> partition_name("pdb:7-8"), partition_name("6-6-3")
+    ('7-8', '6-6-3')
+    """
+    return text.removeprefix("pdb:")
+
+
 def pattern_field(groups: tuple[tuple[int, ...], ...]) -> str:
     """The table store's pattern field: tiles joined by '.', patterns by '-'.
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -317,6 +317,23 @@ def realtime_report(
         moves = directions_of(board, moves)
     replayed = replay_directions(board, moves, goal=goal)
     return _figures(board, replayed["moves"], replayed["manhattan"], replayed["wasted"])
+
+
+def streamed_report(
+    board: Board, out: BinaryIO | None = None, *, goal: Goal = "standard", method: str = "parberry"
+) -> dict[str, Any]:
+    """Solve ``board`` in real time without ever making its moves a Python list, and return
+    their ``realtime_report``. Without ``out`` the moves are only counted (``wasted`` is then
+    None); with it they are replayed and checked, then written to ``out`` as ``UDLR`` letters
+    followed by a newline."""
+    if out is None:
+        return realtime_report(board, realtime_count(board, goal=goal, method=method), goal=goal)
+    packed = realtime_packed(board, goal=goal, method=method)
+    report = realtime_report(board, packed, goal=goal)  # replays and checks every move
+    for chunk in letter_chunks(packed):
+        out.write(chunk)
+    out.write(b"\n")
+    return report
 
 
 def solution_report(solution: Solution) -> dict[str, Any]:

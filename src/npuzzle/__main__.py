@@ -1,0 +1,7 @@
+"""``python -m npuzzle``: the ``npuzzle`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

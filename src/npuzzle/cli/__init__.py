@@ -1,0 +1,71 @@
+"""The ``npuzzle`` command line: argparse wiring only; the library does the work and makes the text.
+
+One module per command (``cmd_solve``, ``cmd_check``, ...), each a pair: ``add(subparsers)``
+declares its arguments, ``run(args) -> int`` runs it and prints what ``npuzzle.present`` makes.
+Options shared by several commands are declared once, in ``_options``. Exit codes: 0 done, 1 bad
+input or unsolvable, 2 usage, 3 limit reached without a solution, 130 interrupted.
+
+Building the parser imports neither numpy nor numba: ``npuzzle --help`` starts at once; each
+command imports the solvers when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import NPuzzleError
+from . import cmd_bench, cmd_check, cmd_knuth, cmd_scramble, cmd_solve, cmd_stats, cmd_tables, cmd_warmup
+from ._options import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, NOTATION_HELP, Parser
+
+if TYPE_CHECKING:
+    from ._options import Subparsers
+
+_COMMANDS: dict[str, tuple[Callable[[Subparsers], None], Callable[[argparse.Namespace], int]]] = {
+    "solve": (cmd_solve.add, cmd_solve.run),
+    "check": (cmd_check.add, cmd_check.run),
+    "scramble": (cmd_scramble.add, cmd_scramble.run),
+    "knuth": (cmd_knuth.add, cmd_knuth.run),
+    "bench": (cmd_bench.add, cmd_bench.run),
+    "warmup": (cmd_warmup.add, cmd_warmup.run),
+    "stats": (cmd_stats.add, cmd_stats.run),
+    "tables": (cmd_tables.add, cmd_tables.run),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = Parser(
+        prog="npuzzle",
+        description="Solve sliding-tile puzzles (8-, 15-, 24-puzzle and every m x n board).",
+        epilog=NOTATION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"npuzzle {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    for add, _ in _COMMANDS.values():
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _, run = _COMMANDS[args.command]
+    try:
+        return run(args)
+    except NPuzzleError as e:
+        print(f"npuzzle {args.command}: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print(f"npuzzle {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_INPUT", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED"]

@@ -1,0 +1,7 @@
+"""``python -m npuzzle.cli``: the ``npuzzle`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

@@ -1,0 +1,46 @@
+"""``npuzzle bench``: solve a benchmark set and check every length (and node count) published."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ..errors import NPuzzleError
+from ..instances import BENCHMARK_SETS
+from ._options import EXIT_INPUT, EXIT_LIMIT, EXIT_OK, add_heuristic, add_method, add_pruning, add_timeout
+
+if TYPE_CHECKING:
+    from ._options import Subparsers
+
+
+def add(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "bench",
+        help="solve a benchmark set (Korf's 100, ...) and check every length and node count",
+        description="Solve the instances of a benchmark set, check every length against the "
+        "published optimum (and, for IDA* with the Manhattan distance, every node count against "
+        "Korf 1985), and print nodes and CPU seconds per instance and in total.",
+    )
+    p.add_argument("set", choices=BENCHMARK_SETS, help="korf100 (15-puzzle) or korf50 (24-puzzle)")
+    p.add_argument("--ids", help="instances to run, e.g. 1-10,12 (default: all)")
+    add_method(p, "idastar")
+    add_heuristic(p, "manhattan")
+    add_pruning(p)
+    add_timeout(p, "limit per instance")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import benchmark
+
+    try:
+        ids = benchmark.parse_ids(args.ids)
+    except ValueError:
+        raise NPuzzleError(f"bad --ids {args.ids!r}: write e.g. 1-10,12") from None
+    try:
+        rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout,
+                             pruning=args.pruning)
+    except ValueError as e:
+        raise NPuzzleError(str(e)) from None
+    if any(not r.solution.solved for r in rows):
+        return EXIT_LIMIT
+    return EXIT_OK if all(r.length_ok and r.nodes_ok is not False for r in rows) else EXIT_INPUT

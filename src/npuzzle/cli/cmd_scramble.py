@@ -1,0 +1,46 @@
+"""``npuzzle scramble``: uniformly random solvable positions, random walks, Parberry's worst case."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from .. import present
+from ..notation import NOTATIONS, check_notation
+from ._options import EXIT_OK, add_goal, add_shape, positive_int
+
+if TYPE_CHECKING:
+    from ._options import Subparsers
+
+
+def add(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "scramble",
+        help="generate positions: uniformly random solvable ones, random walks, Parberry's worst case",
+        description="Print scrambled positions, one a line (a blank line between grids). By default "
+        "each is drawn uniformly from the positions that can reach the goal.",
+        epilog="examples:\n  npuzzle scramble --shape 4x4 --seed 1 --notation hex\n"
+        "  npuzzle scramble --shape 3x5 --walk 30 --count 5\n  npuzzle scramble --shape 10x10 --worst",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_shape(p, default=(4, 4), help="board shape (default 4x4)")
+    p.add_argument("--count", "-n", type=positive_int, default=1, help="how many positions (default 1)")
+    p.add_argument("--seed", type=int, help="random seed, for reproducible positions")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--walk", type=positive_int, metavar="K",
+                      help="K random moves from the goal (never undoing the last) instead of uniform")
+    kind.add_argument("--worst", action="store_true",
+                      help="the worst case of Parberry's Theorem 2 (square boards)")
+    add_goal(p)
+    p.add_argument("--notation", choices=NOTATIONS, default="rows",
+                   help="output notation: rows (1 2 3/4 5 6/7 8 0), list, hex (<= 16 cells), grid")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import instances
+
+    check_notation(args.notation, args.shape)
+    h, w = args.shape
+    boards = instances.scramble(h, w, args.count, seed=args.seed, walk=args.walk, worst=args.worst, goal=args.goal)
+    print(present.positions_text(boards, args.notation))
+    return EXIT_OK

@@ -1,0 +1,29 @@
+"""``npuzzle warmup``: compile the search kernels (or load them from numba's cache) ahead of use."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import TYPE_CHECKING
+
+from ._options import EXIT_OK
+
+if TYPE_CHECKING:
+    from ._options import Subparsers
+
+
+def add(sub: Subparsers) -> None:
+    sub.add_parser(
+        "warmup",
+        help="compile the search kernels now (cached on disk), so later runs start at once",
+        description="Compile every numba kernel (or load it from numba's on-disk cache).",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..search import warmup
+
+    start = time.perf_counter()
+    warmup()
+    print(f"kernels ready ({time.perf_counter() - start:.1f} s)")
+    return EXIT_OK

@@ -1,0 +1,277 @@
+"""What every front end shows: the text and JSON forms of npuzzle's results.
+
+Each ``*_text`` function returns the lines a front end prints, joined by newlines with no final
+newline; each ``*_record`` function returns the dict a front end sends as JSON. Nothing here
+writes, reads options or decides exit statuses: the command line prints these strings, and a web
+front end can send the very same ones. Importing this module loads neither numpy nor numba.
+
+>>> from npuzzle import Board
+>>> print(check_text(Board(2, 2, (1, 2, 0, 3)), check_record(Board(2, 2, (1, 2, 0, 3)), "standard")))
+1 2
+_ 3
+  shape 2x2, goal standard: solvable
+  Manhattan distance 1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import stats
+from .board import Board, Goal
+from .notation import format_moves, format_position
+from .search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
+
+if TYPE_CHECKING:
+    from .search.limits import Iteration, Solution
+    from .tables import TableInfo
+
+#: What each ``Solution.status`` of a search stopped early means (other statuses read as they are).
+STATUS_TEXT: dict[str, str] = {
+    TIMEOUT: "the time limit was reached",
+    NODE_LIMIT: "the node limit was reached",
+    MEMORY_LIMIT: "the memory limit was reached",
+    INTERRUPTED: "interrupted",
+}
+
+#: Boards of up to this many cells are drawn above their solution.
+DRAWN_CELLS = 400
+#: Boards of up to this many cells have their tiles pushed written in hex (one digit a tile).
+HEX_MOVE_CELLS = 16
+#: Solutions of boards above this many cells are too long to show move by move: a front end
+#: offers only their count or a file of moves (see ``printable``).
+MAX_PRINTED_CELLS = 250_000
+
+
+def status_text(status: str) -> str:
+    """What a ``Solution.status`` means, in words.
+
+    >>> status_text("node-limit")
+    'the node limit was reached'
+    """
+    return STATUS_TEXT.get(status, status)
+
+
+# -- solutions ---------------------------------------------------------------------------------
+
+
+def printable(board: Board, method: str) -> bool:
+    """Whether a solution of ``board`` by ``method`` can be shown move by move: real time (which
+    ``auto`` picks on large boards) solves boards of any size, but above ``MAX_PRINTED_CELLS`` its
+    moves are too many to show."""
+    return board.size <= MAX_PRINTED_CELLS or method not in ("auto", "realtime")
+
+
+def search_start_text(board: Board, goal: Goal) -> str:
+    """The first line of a verbose search: ``solving 4x4, goal standard, Manhattan distance 7``."""
+    return f"solving {board.height}x{board.width}, goal {goal}, Manhattan distance {board.manhattan(goal)}"
+
+
+def iteration_text(iteration: Iteration, final: bool) -> str:
+    """One IDA* iteration (or A* bound) of a verbose search; ``final`` if it found the solution."""
+    state = "solution found" if final else "no solution"
+    return (f"  threshold {iteration.threshold}: {state}, {iteration.generated:,} nodes generated, "
+            f"{iteration.seconds:.3f} s CPU")
+
+
+def unsolvable_text(board: Board, reason: str) -> str:
+    """An unsolvable position and why: ``1 2 3/4 5 6/8 7 0: unsolvable for the standard goal: ...``."""
+    return f"{format_position(board)}: {reason}"
+
+
+def report_for(solution: Solution) -> dict[str, Any] | None:
+    """The real-time figures shown with a solved real-time solution (see
+    ``search.realtime.realtime_report``), else None. Loads the real-time solver (numpy) when
+    there are figures to compute."""
+    if solution.method != "realtime" or not solution.solved:
+        return None
+    from .search.realtime import solution_report
+
+    return solution_report(solution)
+
+
+def _how(solution: Solution) -> str:
+    """Method, heuristic, nodes (not for real time) and CPU time, as the outcome line ends."""
+    st = solution.stats
+    if solution.method == "realtime":
+        return f"{solution.method}, {solution.heuristic}; {st.seconds:.3f} s CPU"
+    return f"{solution.method}, {solution.heuristic}; {st.generated:,} nodes generated, {st.seconds:.3f} s CPU"
+
+
+def solution_text(solution: Solution, report: Mapping[str, Any] | None = None) -> str:
+    """The board (up to ``DRAWN_CELLS`` cells), the outcome, the solver's note, the tiles pushed
+    and the letters; for a search stopped by a limit, the bound it proved instead of moves.
+    ``report`` (from ``report_for``) adds the real-time figures as a last line."""
+    board = solution.board
+    lines = [f"{board.height}x{board.width} board, goal {solution.goal}:"]
+    if board.size <= DRAWN_CELLS:
+        lines += ["  " + line for line in str(board).splitlines()]
+    if solution.solved:
+        kind = "optimal" if solution.optimal else "not proven optimal"
+        lines.append(f"Solution: {solution.length} moves, {kind} ({_how(solution)})")
+    else:
+        lines.append(f"No solution: {status_text(solution.status)}; every solution has at least "
+                     f"{solution.lower_bound} moves ({_how(solution)})")
+    if solution.note:
+        lines.append(f"  {solution.note}")
+    if solution.solved:
+        style = "hex" if board.size <= HEX_MOVE_CELLS else "numbers"
+        lines.append(f"  tiles pushed: {format_moves(solution.moves, style) or '(none: already solved)'}")
+        lines.append(f"  letters:      {solution.letters or '(none)'}")
+    if report:
+        lines.append(report_text(report))
+    return "\n".join(lines)
+
+
+def solution_record(solution: Solution, report: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON form of a solution: ``Solution.to_dict()``, plus ``report`` (from ``report_for``)
+    when there is one."""
+    return {**solution.to_dict(), **({"report": dict(report)} if report else {})}
+
+
+# -- real-time reports -------------------------------------------------------------------------
+
+
+def report_text(report: Mapping[str, Any]) -> str:
+    """One line of real-time figures (see ``search.realtime.realtime_report``): moves, moves per
+    n^3, per unit of Manhattan distance, the wasted moves if known, and Parberry's bound on
+    square boards."""
+    line = (f"{report['moves']:,} moves; {report['moves_per_n3']:.4f} n^3; "
+            f"{report['moves_per_manhattan'] or 0:.3f} x the Manhattan distance {report['manhattan']:,}")
+    if report.get("wasted") is not None:
+        line += f"; {report['wasted']:,} wasted (raise the Manhattan distance)"
+    if "parberry_bound" in report:
+        line += f"; Parberry's bound {report['parberry_bound']:,}"
+    return line
+
+
+def report_record(report: Mapping[str, Any], method: str) -> dict[str, Any]:
+    """The JSON form of the figures of a real-time solution given without its moves (counted,
+    or written to a file): the report and the real-time ``method`` that made the moves."""
+    return {**report, "method": method}
+
+
+# -- check -------------------------------------------------------------------------------------
+
+
+def check_record(board: Board, goal: Goal) -> dict[str, Any]:
+    """The JSON form of a position's check: shape, tiles, goal, whether the goal can be reached,
+    the Manhattan distance and both parities, and the ``reason`` when it cannot."""
+    reason = board.unsolvable_reason(goal)
+    record: dict[str, Any] = {
+        "shape": f"{board.height}x{board.width}",
+        "tiles": list(board.tiles),
+        "goal": goal,
+        "solvable": reason is None,
+        "manhattan": board.manhattan(goal),
+        "permutation_parity": "odd" if board.permutation_parity(goal) else "even",
+        "blank_distance": board.blank_distance(goal),
+    }
+    if reason is not None:
+        record["reason"] = reason
+    return record
+
+
+def check_text(board: Board, record: Mapping[str, Any]) -> str:
+    """The board drawn, then its shape, goal, solvability (or the reason) and Manhattan distance
+    as ``check_record(board, goal)`` found them."""
+    verdict = "solvable" if record["solvable"] else record["reason"]
+    return "\n".join([
+        str(board),
+        f"  shape {record['shape']}, goal {record['goal']}: {verdict}",
+        f"  Manhattan distance {record['manhattan']}",
+    ])
+
+
+# -- scrambles ---------------------------------------------------------------------------------
+
+
+def positions_text(boards: Sequence[Board], notation: str = "rows") -> str:
+    """Positions in a notation (see ``notation.format_position``), one a line, or a blank line
+    between them in the ``grid`` notation (which takes a line per row)."""
+    sep = "\n\n" if notation == "grid" else "\n"
+    return sep.join(format_position(b, notation) for b in boards)
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+def distribution_text(label: str, counts: Sequence[int], goal_name: str, table: bool = False) -> str:
+    """A full BFS's distribution: the ``dist`` line of ``known_counts.txt``, a summary naming the
+    goal, and with ``table`` one line per distance."""
+    lines = [stats.format_distribution(label, counts), f"# {label}: {stats.summary(counts)}; goal {goal_name}"]
+    if table:
+        lines.append("\n".join(stats.histogram_lines(counts)))
+    return "\n".join(lines)
+
+
+def happy_text(height: int, width: int, goal: Goal, counts: Sequence[int]) -> str:
+    """The positions solvable by happy moves only, by distance (``counts[d]``, the goal at 0),
+    their total, and on Knuth's board whether his published count is matched."""
+    total, top = sum(counts), len(counts) - 1
+    lines = [
+        f"positions of the {height}x{width} board solvable by happy moves only ({goal} goal), by distance:",
+        "\n".join(stats.histogram_lines(counts)),
+        f"total {total:,} positions, the goal included ({total - 1:,} without it); "
+        f"largest distance {top} ({counts[top]:,} positions)",
+    ]
+    from . import knuth
+
+    agree = knuth.happy_count_agrees(height, width, goal, counts)
+    if agree is not None:
+        positions, largest, at_largest = knuth.HAPPY_COUNT
+        lines.append(f"Knuth (15PUZZLE-KORF1, section 3): {positions:,} positions besides the goal, {at_largest} "
+                     f"at the largest distance {largest}: " + ("the same" if agree else "DIFFERENT"))
+    return "\n".join(lines)
+
+
+def sample_text(height: int, width: int, goal: Goal, seed: int | None, lengths: Sequence[int]) -> str:
+    """Optimal lengths of a random sample: a histogram, then the mean, least and greatest."""
+    return "\n".join([
+        f"optimal lengths of {len(lengths)} random {height}x{width} positions ({goal} goal, seed {seed}):",
+        "\n".join(stats.histogram_lines(stats.histogram(lengths))),
+        f"mean {sum(lengths) / len(lengths):.3f}, min {min(lengths)}, max {max(lengths)}",
+    ])
+
+
+def sample_title(height: int, width: int, count: int) -> str:
+    """The title of a sample's histogram image."""
+    return f"{count} random {height}x{width} positions"
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+
+def table_info_text(info: TableInfo) -> str:
+    """One stored table: file name, kind, shape, goal, pattern, size; or why it cannot be read."""
+    if info.key is None:
+        return f"{info.path.name}: UNREADABLE: {info.problem}"
+    key = info.key
+    return (f"{info.path.name}: {key.kind} {key.shape} goal {key.goal} pattern {key.pattern}, "
+            f"{info.length:,} x {info.dtype}, {info.nbytes:,} bytes")
+
+
+def table_list_text(infos: Sequence[TableInfo], directory: Path) -> str:
+    """How many tables the store in ``directory`` holds, then one line each."""
+    return "\n".join([f"{len(infos)} table(s) in {directory}", *map(table_info_text, infos)])
+
+
+def pdb_built_text(name: str, height: int, width: int, goal: Goal, path: Path) -> str:
+    """A partition that is already stored (``name`` without the ``pdb:`` prefix)."""
+    return f"pdb:{name} for {height}x{width} ({goal} goal) is already built: {path}"
+
+
+def pdb_build_text(
+    name: str, height: int, width: int, goal: Goal, groups: Sequence[Sequence[int]], memory: int
+) -> str:
+    """What a pattern-database build is about to do: its patterns and the ``memory`` (bytes) it needs."""
+    patterns = ", ".join("{" + " ".join(map(str, g)) + "}" for g in groups)
+    return (f"building pdb:{name} for {height}x{width} ({goal} goal): patterns {patterns}; "
+            f"needs about {memory / 2**20:,.0f} MiB of memory")
+
+
+def table_stored_text(path: Path, nbytes: int, seconds: float) -> str:
+    """A table just written: where, how large (bytes on disk), and the CPU seconds it took."""
+    return f"stored {path} ({nbytes:,} bytes) in {seconds:.1f} s CPU"

@@ -1,0 +1,255 @@
+"""The text and JSON forms every front end shows (npuzzle.present), line by line.
+
+Solutions are made by ``search.limits.solved``/``unfinished`` from known optimal moves (replayed
+and checked there), with fixed statistics, so every expected line is exact.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from npuzzle import Board, present
+from npuzzle.notation import parse_position
+from npuzzle.search.limits import Iteration, Stats, solved, unfinished
+from npuzzle.tables import TableInfo, TableKey
+
+JSON_FIELDS = {"board", "goal", "moves", "letters", "length", "optimal", "status", "lower_bound",
+               "method", "heuristic", "stats"}
+
+
+def stats(generated: int, seconds: float = 0.0125) -> Stats:
+    return Stats(expanded=generated // 2, generated=generated, seconds=seconds,
+                 iterations=[Iteration(threshold=3, generated=generated, expanded=generated // 2, seconds=seconds)])
+
+
+def test_solution_text_3x3():
+    board = parse_position("1 2 3/4 5 6/0 7 8")
+    solution = solved(board, "standard", (7, 8), optimal=True, stats=stats(5), method="idastar", heuristic="wd+id")
+    assert present.solution_text(solution) == (
+        "3x3 board, goal standard:\n"
+        "  1 2 3\n"
+        "  4 5 6\n"
+        "  _ 7 8\n"
+        "Solution: 2 moves, optimal (idastar, wd+id; 5 nodes generated, 0.013 s CPU)\n"
+        "  tiles pushed: 78\n"
+        "  letters:      LL"
+    )
+
+
+def test_solution_text_2x3_blank_first_with_note():
+    board = parse_position("1 2 3/4 0 5")
+    moves = tuple(int(c) for c in "41235432134521")
+    solution = solved(board, "blank-first", moves, optimal=True, stats=stats(101), method="idastar",
+                      heuristic="wd+id", note="a stronger bound: npuzzle tables build pdb:3-2")
+    lines = present.solution_text(solution).splitlines()
+    assert lines == [
+        "2x3 board, goal blank-first:",
+        "  1 2 3",
+        "  4 _ 5",
+        "Solution: 14 moves, optimal (idastar, wd+id; 101 nodes generated, 0.013 s CPU)",
+        "  a stronger bound: npuzzle tables build pdb:3-2",
+        "  tiles pushed: 41235432134521",
+        "  letters:      RDLLURDRULLDRR",
+    ]
+
+
+def test_solution_text_3x2_not_optimal_and_already_solved():
+    board = parse_position("2 1/0 3/4 5")
+    moves = tuple(int(c) for c in "21324523143253412435")
+    solution = solved(board, "standard", moves, optimal=False, stats=stats(393, 1.5), method="astar", heuristic="lc")
+    lines = present.solution_text(solution).splitlines()
+    assert lines[:4] == ["3x2 board, goal standard:", "  2 1", "  _ 3", "  4 5"]
+    assert lines[4] == "Solution: 20 moves, not proven optimal (astar, lc; 393 nodes generated, 1.500 s CPU)"
+    assert lines[5:] == ["  tiles pushed: 21324523143253412435", "  letters:      DLURULDDRULURDDLURUL"]
+    goal = Board.goal(3, 2)
+    done = solved(goal, "standard", (), optimal=True, stats=stats(1), method="idastar", heuristic="lc")
+    assert present.solution_text(done).splitlines()[-2:] == ["  tiles pushed: (none: already solved)",
+                                                              "  letters:      (none)"]
+
+
+def test_unfinished_solution_says_which_limit_and_the_bound():
+    board = parse_position("159d26ae37bf48c0")
+    solution = unfinished(board, "standard", "node-limit", 52, stats=stats(50_000, 0.5), method="idastar",
+                          heuristic="wd+id")
+    lines = present.solution_text(solution).splitlines()
+    assert lines[1:5] == ["   1  5  9 13", "   2  6 10 14", "   3  7 11 15", "   4  8 12  _"]
+    assert lines[5:] == ["No solution: the node limit was reached; every solution has at least 52 moves "
+                         "(idastar, wd+id; 50,000 nodes generated, 0.500 s CPU)"]
+    assert "tiles pushed" not in present.solution_text(solution)
+
+
+@pytest.mark.parametrize("status, text", [("timeout", "the time limit was reached"),
+                                          ("node-limit", "the node limit was reached"),
+                                          ("memory-limit", "the memory limit was reached"),
+                                          ("interrupted", "interrupted"), ("something-new", "something-new")])
+def test_status_text(status, text):
+    assert present.status_text(status) == text
+    board = parse_position("1 2 3/4 5 6/0 7 8")
+    solution = unfinished(board, "standard", status, 2, stats=stats(9), method="astar", heuristic="lc")
+    assert f"No solution: {text}; every solution has at least 2 moves" in present.solution_text(solution)
+
+
+def test_solution_record_fields():
+    board = parse_position("2 1/0 3/4 5")
+    moves = tuple(int(c) for c in "21324523143253412435")
+    solution = solved(board, "standard", moves, optimal=True, stats=stats(393), method="idastar", heuristic="lc")
+    record = json.loads(json.dumps(present.solution_record(solution)))
+    assert set(record) == JSON_FIELDS
+    assert record["board"] == {"height": 3, "width": 2, "tiles": [2, 1, 0, 3, 4, 5]}
+    assert record["moves"] == list(moves) and record["letters"] == "DLURULDDRULURDDLURUL"
+    assert (record["length"], record["lower_bound"], record["optimal"], record["status"]) == (20, 20, True, "solved")
+    assert record["stats"] == {"expanded": 196, "generated": 393, "seconds": 0.0125,
+                               "iterations": [{"threshold": 3, "generated": 393, "expanded": 196, "seconds": 0.0125}]}
+    stopped = unfinished(board, "blank-first", "timeout", 7, stats=stats(10), method="idastar", heuristic="lc",
+                         note="why")
+    record = present.solution_record(stopped, {"moves": 3})
+    assert set(record) == JSON_FIELDS | {"note", "report"}
+    assert (record["moves"], record["length"], record["status"], record["lower_bound"]) == ([], None, "timeout", 7)
+    assert record["goal"] == "blank-first" and record["note"] == "why" and record["report"] == {"moves": 3}
+
+
+def test_realtime_solution_with_its_report():
+    board = parse_position("1 2 3/4 5 6/7 0 8")
+    solution = solved(board, "standard", (8,), optimal=False, stats=Stats(1, 1, 0.002), method="realtime",
+                      heuristic="greedy")
+    report = present.report_for(solution)
+    assert report is not None and report["moves"] == 1 and report["wasted"] == 0
+    assert present.solution_text(solution, report).splitlines()[4:] == [
+        "Solution: 1 moves, not proven optimal (realtime, greedy; 0.002 s CPU)",
+        "  tiles pushed: 8",
+        "  letters:      L",
+        "1 moves; 0.0370 n^3; 1.000 x the Manhattan distance 1; 0 wasted (raise the Manhattan distance); "
+        "Parberry's bound 34",
+    ]
+    assert present.solution_record(solution, report)["report"] == report
+    idastar = solved(board, "standard", (8,), optimal=True, stats=stats(4), method="idastar", heuristic="lc")
+    assert present.report_for(idastar) is None
+
+
+def test_tiles_pushed_in_numbers_above_16_cells():
+    board = Board.goal(4, 5).move(15)
+    solution = solved(board, "standard", (15,), optimal=True, stats=stats(3), method="idastar", heuristic="lc")
+    text = present.solution_text(solution)
+    assert "  tiles pushed: 15\n" in text and "\n  11 12 13 14  _\n  16 17 18 19 15\n" in text
+
+
+def test_large_boards_are_not_drawn_and_not_printable():
+    board = Board.goal(21, 21)
+    solution = solved(board, "standard", (), optimal=False, stats=Stats(), method="realtime", heuristic="greedy")
+    assert present.solution_text(solution).splitlines()[:2] == [
+        "21x21 board, goal standard:", "Solution: 0 moves, not proven optimal (realtime, greedy; 0.000 s CPU)"]
+    assert present.printable(board, "auto")
+    big = Board.goal(501, 501)
+    assert not present.printable(big, "auto") and not present.printable(big, "realtime")
+    assert present.printable(big, "idastar")
+
+
+def test_report_text_and_record():
+    report = {"height": 12, "width": 9, "moves": 2470, "manhattan": 722, "moves_per_n3": 2.178130511463845,
+              "moves_per_manhattan": 3.4210526315789473, "wasted": None}
+    assert present.report_text(report) == "2,470 moves; 2.1781 n^3; 3.421 x the Manhattan distance 722"
+    assert present.report_text({**report, "wasted": 874, "parberry_bound": 44_431}) == (
+        "2,470 moves; 2.1781 n^3; 3.421 x the Manhattan distance 722; 874 wasted (raise the Manhattan distance); "
+        "Parberry's bound 44,431")
+    assert present.report_text({**report, "moves": 0, "moves_per_manhattan": None}).startswith(
+        "0 moves; 2.1781 n^3; 0.000 x the Manhattan")
+    record = present.report_record(report, "greedy")
+    assert list(record) == [*report, "method"] and record["method"] == "greedy" and "method" not in report
+
+
+def test_verbose_lines():
+    assert present.iteration_text(Iteration(44, 2792, 1400, 0.01234), False) == (
+        "  threshold 44: no solution, 2,792 nodes generated, 0.012 s CPU")
+    assert present.iteration_text(Iteration(11, 30, 15, 0.0), True) == (
+        "  threshold 11: solution found, 30 nodes generated, 0.000 s CPU")
+    board = parse_position("5 1 3 4/2 6 7 8/9 10 11 12/0 13 14 15")
+    assert present.search_start_text(board, "standard") == "solving 4x4, goal standard, Manhattan distance 7"
+
+
+def test_check_record_and_text():
+    board = parse_position("1 2 3/4 5 6/8 7 0")
+    record = present.check_record(board, "standard")
+    assert list(record) == ["shape", "tiles", "goal", "solvable", "manhattan", "permutation_parity",
+                            "blank_distance", "reason"]
+    assert record["solvable"] is False and record["permutation_parity"] == "odd" and record["blank_distance"] == 0
+    assert record["reason"] == board.unsolvable_reason("standard")
+    assert present.check_text(board, record).splitlines() == [
+        "1 2 3", "4 5 6", "8 7 _", f"  shape 3x3, goal standard: {record['reason']}", "  Manhattan distance 2"]
+    assert present.unsolvable_text(board, record["reason"]).startswith(
+        "1 2 3/4 5 6/8 7 0: unsolvable for the standard goal: the tiles (blank included) are an odd permutation")
+    knuth = parse_position("159d26ae37bf48c0")
+    solvable = present.check_record(knuth, "standard")
+    assert "reason" not in solvable and solvable["solvable"] and solvable["goal"] == "standard"
+    assert present.check_text(knuth, solvable).splitlines()[-2:] == [
+        "  shape 4x4, goal standard: solvable", "  Manhattan distance 40"]
+    assert present.check_record(knuth, "blank-first")["solvable"] is False
+
+
+def test_positions_text():
+    boards = [parse_position("1 2 3/4 5 6/7 8 0"), parse_position("8 6 7/2 5 4/3 0 1")]
+    assert present.positions_text(boards) == "1 2 3/4 5 6/7 8 0\n8 6 7/2 5 4/3 0 1"
+    assert present.positions_text(boards, "hex") == "123456780\n867254301"
+    assert present.positions_text(boards, "grid") == "1 2 3\n4 5 6\n7 8 0\n\n8 6 7\n2 5 4\n3 0 1"
+
+
+def test_statistics_texts():
+    counts = [1, 2, 3, 1]
+    assert present.distribution_text("2x2_corner", counts, "standard").splitlines() == [
+        "dist 2x2_corner 7 : 1 2 3 1", "# 2x2_corner: max distance 3 (1 positions), mean 1.571429; goal standard"]
+    table = present.distribution_text("2x2_corner", counts, "standard", table=True).splitlines()
+    assert table[2:] == ["  0 1 " + "#" * 17, "  1 2 " + "#" * 33, "  2 3 " + "#" * 50, "  3 1 " + "#" * 17]
+    happy = present.happy_text(2, 2, "standard", counts).splitlines()
+    assert happy[0] == "positions of the 2x2 board solvable by happy moves only (standard goal), by distance:"
+    assert happy[-1] == "total 7 positions, the goal included (6 without it); largest distance 3 (1 positions)"
+    sample = present.sample_text(3, 3, "blank-first", 7, [3, 5, 5]).splitlines()
+    assert sample[0] == "optimal lengths of 3 random 3x3 positions (blank-first goal, seed 7):"
+    assert sample[1:] == ["  3 1 " + "#" * 25, "  4 0 ", "  5 2 " + "#" * 50, "mean 4.333, min 3, max 5"]
+    assert present.sample_title(3, 3, 100) == "100 random 3x3 positions"
+
+
+def test_happy_text_compares_knuths_count_on_his_board():
+    knuth = [1] + [0] * 55 + [114]
+    knuth[1] = 88_728_779 - 114  # the same total besides the goal, 114 at distance 56
+    line = present.happy_text(4, 4, "standard", knuth).splitlines()[-1]
+    assert line == ("Knuth (15PUZZLE-KORF1, section 3): 88,728,779 positions besides the goal, 114 at the largest "
+                    "distance 56: the same")
+    knuth[1] += 1
+    assert present.happy_text(4, 4, "standard", knuth).endswith(": DIFFERENT")
+    assert "Knuth" not in present.happy_text(4, 4, "blank-first", knuth)
+
+
+def test_table_texts(tmp_path):
+    key = TableKey("pdb", 2, 3, "standard", "1.2.3-4.5")
+    infos = [TableInfo(tmp_path / key.filename, key, "uint8", 150_000, 150_000),
+             TableInfo(tmp_path / "broken.npt", None, problem="truncated")]
+    assert present.table_list_text(infos, tmp_path).splitlines() == [
+        f"2 table(s) in {tmp_path}",
+        "pdb_2x3_standard_1.2.3-4.5_v1.npt: pdb 2x3 goal standard pattern 1.2.3-4.5, 150,000 x uint8, 150,000 bytes",
+        "broken.npt: UNREADABLE: truncated",
+    ]
+    assert present.table_list_text([], tmp_path) == f"0 table(s) in {tmp_path}"
+    path = tmp_path / key.filename
+    assert present.pdb_built_text("3-2", 2, 3, "standard", path) == (
+        f"pdb:3-2 for 2x3 (standard goal) is already built: {path}")
+    assert present.pdb_build_text("7-8", 4, 4, "standard", [(1, 2), (3,)], 1_500 * 2**20) == (
+        "building pdb:7-8 for 4x4 (standard goal): patterns {1 2}, {3}; needs about 1,500 MiB of memory")
+    assert present.table_stored_text(Path("/x/t.npt"), 6496, 0.04) == "stored /x/t.npt (6,496 bytes) in 0.0 s CPU"
+
+
+def test_docstring_examples():
+    failed, attempted = doctest.testmod(present, verbose=False)
+    assert attempted > 0 and failed == 0
+
+
+def test_import_loads_neither_numpy_nor_numba():
+    code = "import npuzzle.present, sys; assert 'numba' not in sys.modules and 'numpy' not in sys.modules"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
