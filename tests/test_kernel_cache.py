@@ -8,7 +8,7 @@ import shutil
 import numpy as np
 
 from npuzzle._kernels import jit
-from npuzzle._kernels.idastar import line_table
+from npuzzle._kernels.bounds import line_table
 
 
 def test_the_stamp_changes_with_any_kernel_file(tmp_path):

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .idastar import line_conflicts
+from .bounds import line_conflicts
 from .jit import njit
 
 # Statuses returned by ``astar_slice``.

@@ -6,7 +6,8 @@ order.
 The kernels update it move by move from line keys: for every row and column a key
 ``sum(code(cell) * (L + 1) ** position)`` (code = 1 + the tile's goal position along the line if
 the line is its goal line, else 0) indexes a table of that line's conflicts (``LineTables``,
-mode 1); lines longer than ``MAX_TABLE_LINE`` are recomputed instead (mode 2).
+mode ``LC_TABLES``); lines longer than ``MAX_TABLE_LINE`` are recomputed instead (``LC_LINES``).
+The kernel helper is ``_kernels.bounds.lc_child``.
 
 >>> from npuzzle import Board
 >>> value(Board(2, 3, (2, 1, 3, 4, 5, 0)))    # 1 and 2 swapped in their goal row: 2 + 2
@@ -25,6 +26,8 @@ from ..geometry import Geometry, geometry
 if TYPE_CHECKING:
     import numpy as np
 
+    from .._kernels.bounds import Lines
+
 
 @dataclass(frozen=True)
 class LineTables:
@@ -36,12 +39,20 @@ class LineTables:
     rtab: np.ndarray  # conflicts of each row key (int8)
     ctab: np.ndarray  # conflicts of each column key
 
+    def kernel_lines(self, height: int, width: int) -> Lines:
+        """The kernel's ``Lines``: these tables and fresh row and column keys (one per search)."""
+        import numpy as np
+
+        from .._kernels.bounds import Lines
+
+        return Lines(self.rc, self.cc, self.rtab, self.ctab, np.zeros(height, np.uint64), np.zeros(width, np.uint64))
+
 
 def value(board: Board, goal: Goal = "standard") -> int:
     """Manhattan distance plus twice the number of tiles that must leave their goal line."""
     import numpy as np
 
-    from .._kernels.idastar import linear_conflict
+    from .._kernels.bounds import linear_conflict
 
     g = geometry(board.height, board.width, goal)
     tiles = np.array(board.tiles, dtype=np.int64)
@@ -53,7 +64,7 @@ def line_tables(height: int, width: int, goal: Goal, use_lc: bool = True) -> Lin
     """The tables of ``height x width`` boards (placeholders, mode 0, without ``use_lc``)."""
     import numpy as np
 
-    from .._kernels.idastar import MAX_TABLE_LINE
+    from .._kernels.bounds import MAX_TABLE_LINE
 
     empty8 = np.zeros(1, np.int8)
     empty = np.zeros(1, np.uint64)
@@ -67,7 +78,7 @@ def line_tables(height: int, width: int, goal: Goal, use_lc: bool = True) -> Lin
 def _keyed(g: Geometry) -> LineTables:
     import numpy as np
 
-    from .._kernels.idastar import line_table
+    from .._kernels.bounds import line_table
 
     n, height, width = g.size, g.height, g.width
     rc = np.zeros(n * n, np.uint64)

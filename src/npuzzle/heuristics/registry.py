@@ -25,6 +25,7 @@ from ..board import Board, Goal, check_goal, goal_cell
 from ..errors import InvalidBoardError
 
 if TYPE_CHECKING:
+    from .._kernels.bounds import Bounds
     from .pattern_db import Partition
 
 SIMPLE = ("manhattan", "lc")
@@ -86,42 +87,43 @@ def mirror_map(height: int, width: int, goal: Goal) -> tuple[np.ndarray, np.ndar
 
 @dataclass(frozen=True)
 class KernelHeuristic:
-    """The kernel's mode and table tuple (see ``_kernels.idastar``) for one shape and goal."""
+    """A lower bound prepared for one shape and goal: its kernel mode bits and arrays (see
+    ``_kernels.bounds``), the width of its component rows, and its value of a board."""
 
     spec: Spec
     height: int
     width: int
     goal: Goal
     mode: int
-    ext: tuple[np.ndarray, ...]
+    bounds: Bounds
     columns: int  # width of the kernel's per-depth component rows
     partition: Partition | None
     mirror: tuple[np.ndarray, np.ndarray] | None  # transposed cells and relabelled tiles
 
     def start(self, board: Board) -> tuple[np.ndarray, int]:
         """The first component row and the heuristic value of ``board``."""
-        from .._kernels.idastar import H_COL, H_INV_H, H_INV_V, H_MD, H_MSUM, H_PAT, H_ROW, H_SUM
+        from .._kernels.bounds import H_COL, H_INV_H, H_INV_V, H_MD, H_MSUM, H_PAT, H_ROW, H_SUM, MIRROR
         from .inversion import inversion_counts
         from .walking_distance import walking_indices
 
-        ext = self.ext
+        b = self.bounds
         row = np.zeros(self.columns, dtype=np.int64)
         md = board.manhattan(self.goal)
         row[H_MD] = h = md
         if self.spec.wd:
             row[H_ROW], row[H_COL] = walking_indices(board, self.goal)
-            h = int(ext[0][row[H_ROW]]) + int(ext[2][row[H_COL]])
+            h = int(b.wd_rows[row[H_ROW]]) + int(b.wd_cols[row[H_COL]])
             row[H_MD] = h  # the kernel then keeps the walking distance there
         if self.spec.id:
             row[H_INV_V], row[H_INV_H] = inversion_counts(board, self.goal)
-            h = max(h, _up_to_parity(int(ext[6][row[H_INV_V]] + ext[7][row[H_INV_H]]), md))
+            h = max(h, _up_to_parity(int(b.id_rows[row[H_INV_V]] + b.id_cols[row[H_INV_H]]), md))
         if self.partition is not None:
             from .pattern_db import rank
 
             groups = self.partition.groups
             npat = len(groups)
             views = [(H_SUM, H_PAT, list(board.tiles))]
-            if self.mode & 32:
+            if self.mode & MIRROR:
                 assert self.mirror is not None  # the MIRROR bit is set only with a mirror map
                 mirror, relabel = self.mirror
                 tiles = [0] * board.size
@@ -156,7 +158,7 @@ def kernel_heuristic(name: str, height: int, width: int, goal: Goal = "standard"
 
 @functools.cache
 def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> KernelHeuristic:
-    from .._kernels.idastar import H_PAT, ID, MIRROR, PDB, WD
+    from .._kernels.bounds import H_PAT, ID, MIRROR, PDB, WD, Bounds
     from .inversion import id_table
     from .walking_distance import walking_tables
 
@@ -203,9 +205,9 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
             mpat_of, midx, mmult = partition.pattern_of[relabel], pidx[relabel], pmult[relabel]
             mode |= MIRROR
         pat = (partition.data, partition.offsets, partition.pattern_of, pidx, pmult, mpat_of, midx, mmult, mirror)
-    ext = wd + (goal_row, goal_col) + inv + pat
+    bounds = Bounds(*wd, goal_row, goal_col, *inv, *pat)
     columns = H_PAT + 4 * npat
-    return KernelHeuristic(spec, height, width, goal, mode, ext, columns, partition, mirrored)
+    return KernelHeuristic(spec, height, width, goal, mode, bounds, columns, partition, mirrored)
 
 
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import config
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from ..geometry import DOWN, LEFT, RIGHT, UP, Geometry, geometry, tiles_from_cells
-from ..heuristics.linear_conflict import LineTables, line_tables
+from ..geometry import DOWN, LEFT, RIGHT, UP, geometry, tiles_from_cells
+from ..heuristics.linear_conflict import line_tables
 from ..heuristics.registry import auto_heuristic, evaluate, kernel_heuristic, parse
 from .fsm import automaton
 from .limits import (
@@ -37,6 +37,9 @@ from .limits import (
     unfinished,
 )
 from .registry import IterationCallback, Request, check_pruning
+
+if TYPE_CHECKING:
+    from .._kernels.idastar import Shape
 
 #: Largest board IDA* accepts (its tables grow as the square of the cell count).
 MAX_CELLS = 256
@@ -73,43 +76,40 @@ ORDERS: dict[str, np.ndarray] = {
 }
 
 
-@dataclass(frozen=True)
-class Moves:
-    """The kernel's move rows for one shape, goal and move order (see ``_kernels.idastar``).
+def shape_arrays(height: int, width: int, goal: Goal, order: str) -> Shape:
+    """The kernel's ``Shape`` for one board shape, goal and move order (made once).
 
-    Row ``(cell * 5 + prev + 1) * 5`` lists, for the blank at ``cell`` after a step in direction
-    ``prev`` (-1 at the root), the cells it may step to next (``succ_q``: legal, not undoing
-    ``prev``, ending with NONE) and for each the row to use from there (``succ_next``).
-    ``dmd[k * n + tile]`` is the change of Manhattan distance when ``tile`` makes move ``k``."""
-
-    succ_q: np.ndarray
-    succ_next: np.ndarray
-    dmd: np.ndarray
+    Row ``(cell * 5 + prev + 1) * 5`` of the move tables lists, for the blank at ``cell`` after a
+    step in direction ``prev`` (-1 at the root), the cells it may step to next (``succ_q``:
+    legal, not undoing ``prev``, ending with NONE) and for each the row to use from there
+    (``succ_next``)."""
+    return _shape_arrays(height, width, goal, order)
 
 
-def moves_for(t: Geometry, n: int, order: np.ndarray) -> Moves:
-    from .._kernels.idastar import NONE
+@functools.cache
+def _shape_arrays(height: int, width: int, goal: Goal, order: str) -> Shape:
+    from .._kernels.idastar import NONE, Shape
 
+    g = geometry(height, width, goal)
+    n = g.size
     succ_q = np.full(n * 25, NONE, dtype=np.uint64)
     succ_next = np.zeros(n * 25, dtype=np.uint64)
     dmd = np.zeros(n * 25 * n, dtype=np.int64)
     for cell in range(n):
         for prev in range(-1, 4):
             k = (cell * 5 + prev + 1) * 5
-            for d in order[prev + 1]:
-                q = int(t.nbr[cell * 4 + d]) if d >= 0 else -1
+            for d in ORDERS[order][prev + 1]:
+                q = int(g.nbr[cell * 4 + d]) if d >= 0 else -1
                 if q >= 0:
                     succ_q[k] = q
                     succ_next[k] = (q * 5 + int(d) + 1) * 5
-                    dmd[k * n : (k + 1) * n] = t.md[cell * n : (cell + 1) * n] - t.md[q * n : (q + 1) * n]
+                    dmd[k * n : (k + 1) * n] = g.md[cell * n : (cell + 1) * n] - g.md[q * n : (q + 1) * n]
                     k += 1
-    return Moves(succ_q, succ_next, dmd)
+    return Shape(g.home, g.md, dmd, succ_q, succ_next, g.row_of, g.col_of, width, height)
 
 
 def root_row(cell: int) -> int:
     return cell * 25
-
-
 
 
 def warmup(heuristics: Sequence[str] = ("manhattan", "lc"), height: int = 2, width: int = 2,
@@ -138,13 +138,13 @@ def _pruning(pruning: str, heuristic: str, cells: int) -> str:
     return pruning
 
 
-def _fsm_tables(height: int, width: int, pruning: str) -> tuple[int, tuple[np.ndarray]]:
+def _fsm_tables(height: int, width: int, pruning: str) -> tuple[int, np.ndarray]:
     """The kernel's mode bit and the automaton's table (a placeholder for ``parent``)."""
     from .._kernels.idastar import FSM
 
     if pruning == "parent":
-        return 0, (np.zeros(1, np.uint32),)
-    return FSM, (automaton(height, width).packed,)
+        return 0, np.zeros(1, np.uint32)
+    return FSM, automaton(height, width).packed
 
 
 def solve_request(board: Board, request: Request) -> Solution:
@@ -235,81 +235,97 @@ def _run(
     clock: Clock,
     pruning: str,
 ) -> Solution:
+    from .._kernels.idastar import CTL_DEPTH, CTL_MIN_OVER, FOUND
+
     stats = Stats(generated=1)
-    method = "idastar"
+    done = functools.partial(solved, board, goal, stats=stats, method="idastar", heuristic=heuristic)
+    stopped = functools.partial(unfinished, board, goal, stats=stats, method="idastar", heuristic=heuristic)
     if board.is_goal(goal):
         stats.seconds = clock.cpu()
-        return solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
-
-    from .._kernels.idastar import EXHAUSTED, FOUND, iteration, line_keys
-
-    t, mv, lt = _setup(board.height, board.width, goal, order, heuristic == "lc")
-    kh = kernel_heuristic(heuristic, board.height, board.width, goal)
-    row0 = np.zeros(kh.columns, np.int64)
-    if kh.spec.extended:
-        row0, h0 = kh.start(board)
-    else:
-        h0 = evaluate(board, goal, heuristic)
+        return done((), optimal=True)
+    search = _Search(board, goal, heuristic, order, pruning)
     parity = board.manhattan(goal) & 1
-    bound = h0 + ((h0 & 1) ^ parity)
-    n, w, h = board.size, board.width, board.height
-    cells = np.array(board.tiles, dtype=np.uint64)
-    row_of, col_of = t.row_of, t.col_of
-    rowkey = np.zeros(h, np.uint64)
-    colkey = np.zeros(w, np.uint64)
-    lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, rowkey, colkey)
-    fsm_mode, fsm = _fsm_tables(board.height, board.width, pruning)
-    ext = kh.ext + fsm
-    kernel = iteration(kh.mode | lt.mode | fsm_mode)
-    if lt.mode == 1:
-        line_keys(cells, lt.rc, lt.cc, n, row_of, col_of, rowkey, colkey)
-    big = np.iinfo(np.int64).max
+    bound = search.h0 + ((search.h0 & 1) ^ parity)
     try:
         while True:
-            blanks = np.zeros(bound + 2, np.uint64)
-            blanks[0] = board.blank
-            ks = np.zeros(bound + 2, np.uint64)
-            ks[0] = root_row(board.blank)
-            hs = np.zeros(bound + 2, np.int64)
-            hs[0] = h0
-            hst = np.zeros((bound + 2, kh.columns), np.int64)
-            hst[0] = row0
-            ctl = np.array([0, 0, 1, big], dtype=np.int64)
-            cpu_start = clock.cpu()
-            status = None
-            stop = None
-            while status is None or status not in (EXHAUSTED, FOUND):
-                budget = config.KERNEL_SLICE_NODES
-                if limit.max_nodes is not None:
-                    budget = min(budget, limit.max_nodes - (stats.generated + int(ctl[1])))
-                    if budget <= 0:
-                        stop = NODE_LIMIT
-                        break
-                if clock.expired():
-                    stop = TIMEOUT
-                    break
-                status = kernel(cells, t.home, mv.dmd, mv.succ_q, mv.succ_next, w, h, row_of, col_of,
-                                *lct, ext, bound, blanks, ks, hs, hst, ctl, budget)
-            it = Iteration(bound, int(ctl[1]), int(ctl[2]), clock.cpu() - cpu_start)
-            stats.iterations.append(it)
-            stats.generated += it.generated
-            stats.expanded += it.expanded
-            stats.seconds = clock.cpu()
+            status, stop, stack, ctl = search.iterate(bound, limit, clock, stats)
             if stop is not None:
-                return unfinished(board, goal, stop, bound, stats=stats, method=method, heuristic=heuristic)
+                return stopped(stop, bound)
             if on_iteration is not None:
-                on_iteration(it, status == FOUND)
+                on_iteration(stats.iterations[-1], status == FOUND)
             if status == FOUND:
-                moves = tiles_from_cells(board, blanks[1 : int(ctl[0]) + 1])
-                return solved(board, goal, moves, optimal=True, stats=stats, method=method, heuristic=heuristic)
-            if ctl[3] == big:
+                return done(tiles_from_cells(board, stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1]), optimal=True)
+            if ctl[CTL_MIN_OVER] == _BIG:
                 raise AssertionError("IDA* exhausted a solvable position")
-            nxt = bound + int(ctl[3])
+            nxt = bound + int(ctl[CTL_MIN_OVER])
             bound = nxt + ((nxt & 1) ^ parity)
     except KeyboardInterrupt:
         # Every threshold below ``bound`` was searched in full: no shorter solution exists.
         stats.seconds = clock.cpu()
-        return unfinished(board, goal, INTERRUPTED, bound, stats=stats, method=method, heuristic=heuristic)
+        return stopped(INTERRUPTED, bound)
+
+
+_BIG = np.iinfo(np.int64).max
+
+
+class _Search:
+    """One board's kernel and its arguments: the shape's move tables, the lower bounds'
+    arrays, the automaton, and the root's heuristic value and components."""
+
+    def __init__(self, board: Board, goal: Goal, heuristic: str, order: str, pruning: str) -> None:
+        from .._kernels.bounds import LC_TABLES, line_keys
+        from .._kernels.idastar import iteration
+
+        h, w = board.shape
+        self.board = board
+        self.cells = np.array(board.tiles, dtype=np.uint64)
+        self.shape = shape_arrays(h, w, goal, order)
+        lt = line_tables(h, w, goal, heuristic == "lc")
+        self.lines = lt.kernel_lines(h, w)
+        kh = kernel_heuristic(heuristic, h, w, goal)
+        self.bounds = kh.bounds
+        fsm_mode, self.fsm = _fsm_tables(h, w, pruning)
+        self.kernel = iteration(kh.mode | lt.mode | fsm_mode)
+        self.row0 = np.zeros(kh.columns, np.int64)
+        if kh.spec.extended:
+            self.row0, self.h0 = kh.start(board)
+        else:
+            self.h0 = evaluate(board, goal, heuristic)
+        if lt.mode == LC_TABLES:
+            line_keys(self.cells, self.lines, board.size, self.shape.row_of, self.shape.col_of)
+
+    def iterate(self, bound: int, limit: Limit, clock: Clock, stats: Stats) -> tuple[int, str | None, Any, Any]:
+        """Run the iteration with threshold ``bound`` in slices until it ends or a limit stops
+        it; record it in ``stats``. Returns the kernel's status, the stop (or None), the stack
+        and ``ctl``."""
+        from .._kernels.idastar import CTL_EXPANDED, CTL_GENERATED, EXHAUSTED, FOUND, Stack
+
+        stack = Stack(np.zeros(bound + 2, np.uint64), np.zeros(bound + 2, np.uint64), np.zeros(bound + 2, np.int64),
+                      np.zeros((bound + 2, len(self.row0)), np.int64))
+        stack.blanks[0] = self.board.blank
+        stack.ks[0] = root_row(self.board.blank)
+        stack.hs[0] = self.h0
+        stack.hst[0] = self.row0
+        ctl = np.array([0, 0, 1, _BIG], dtype=np.int64)
+        cpu_start = clock.cpu()
+        status, stop = -1, None
+        while status not in (EXHAUSTED, FOUND):
+            budget = config.KERNEL_SLICE_NODES
+            if limit.max_nodes is not None:
+                budget = min(budget, limit.max_nodes - (stats.generated + int(ctl[CTL_GENERATED])))
+                if budget <= 0:
+                    stop = NODE_LIMIT
+                    break
+            if clock.expired():
+                stop = TIMEOUT
+                break
+            status = self.kernel(self.cells, self.shape, self.lines, self.bounds, self.fsm, stack, ctl, bound, budget)
+        it = Iteration(bound, int(ctl[CTL_GENERATED]), int(ctl[CTL_EXPANDED]), clock.cpu() - cpu_start)
+        stats.iterations.append(it)
+        stats.generated += it.generated
+        stats.expanded += it.expanded
+        stats.seconds = clock.cpu()
+        return status, stop, stack, ctl
 
 
 def optimal_lengths(
@@ -328,10 +344,9 @@ def optimal_lengths(
         b.require_solvable(goal)
     from .._kernels.idastar import lengths as lengths_kernel
 
-    t, mv, lt = _setup(h, w, goal, order, heuristic == "lc")
+    lt = line_tables(h, w, goal, heuristic == "lc")
     kh = kernel_heuristic(heuristic, h, w, goal)
     fsm_mode, fsm = _fsm_tables(h, w, _pruning(pruning, parse(heuristic).name, h * w))
-    row_of, col_of = t.row_of, t.col_of
     cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
     nodes = np.zeros(len(boards), np.int64)
@@ -339,14 +354,6 @@ def optimal_lengths(
     rows = (np.array([s[0] for s in starts], dtype=np.int64) if starts
             else np.zeros((len(boards), kh.columns), np.int64))  # one row per board: the automaton's state
     h0s = np.array([s[1] for s in starts] or [0], dtype=np.int64)
-    lct = (lt.rc, lt.cc, lt.rtab, lt.ctab, np.zeros(h, np.uint64), np.zeros(w, np.uint64))
-    lengths_kernel(kh.mode | lt.mode | fsm_mode)(cells, t.home, t.md, mv.dmd, mv.succ_q, mv.succ_next, w, h,
-                                                 row_of, col_of, lct, kh.ext + fsm, rows, h0s, lengths, nodes)
+    lengths_kernel(kh.mode | lt.mode | fsm_mode)(cells, shape_arrays(h, w, goal, order), lt.kernel_lines(h, w),
+                                                 kh.bounds, fsm, rows, h0s, lengths, nodes)
     return lengths.tolist(), nodes.tolist()
-
-
-@functools.cache
-def _setup(height: int, width: int, goal: Goal, order: str, use_lc: bool) -> tuple[Geometry, Moves, LineTables]:
-    """The shape's tables, move rows and linear-conflict tables, made once (kernels only read them)."""
-    t = geometry(height, width, goal)
-    return t, moves_for(t, height * width, ORDERS[order]), line_tables(height, width, goal, use_lc)

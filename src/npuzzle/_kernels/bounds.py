@@ -1,0 +1,296 @@
+"""Lower bounds inside the kernels: the arrays each family reads, the columns of a node's
+components, and one small inline helper per family that gives a child's value from its
+parent's. The IDA* kernel (and A*'s) call these helpers; ``heuristics/`` builds the arrays
+(``heuristics.registry.kernel_heuristic``) and the first row of components.
+
+Modes. A kernel is specialised for one combination of families, given by mode bits: the low
+two bits are linear conflict's (``LC_TABLES``: line keys and tables; ``LC_LINES``: the two
+lines a move changes recomputed, for lines longer than ``MAX_TABLE_LINE``); ``WD``, ``ID``,
+``PDB`` and ``MIRROR`` (the pattern databases looked up on the board's mirror image too) are
+the strong bounds, combined by max (``EXTENDED`` modes).
+
+Helpers take the arrays they read one by one and return one number: a helper that received a
+whole ``Bounds`` made the IDA* search three times slower, and inline helpers that return tuples
+(a child's new components and value) 20-30% slower, on Korf's #3 with the inversion distance
+(measured with ``bench/node_counts.py``). So each family's update stays in the kernel's move
+loop, written with these scalar helpers; kernels unpack the fields they use by name.
+
+Components. Extended modes keep, per node, a row of int64 components: ``H_MD`` the Manhattan
+distance (the walking distance when ``WD`` is on: it has the same parity and changes by one
+per move), ``H_ROW``/``H_COL`` the walking-distance table indices, ``H_INV_V``/``H_INV_H`` the
+row-major and column-major inversion counts, ``H_FSM`` (IDA*'s move automaton state, not a
+bound), ``H_SUM``/``H_MSUM`` the direct and mirrored pattern sums, then from ``H_PAT``, per
+pattern, the direct ranks, direct values, mirrored ranks and mirrored values. Every bound is
+rounded up to the Manhattan distance's parity, the parity of every solution.
+
+Linear conflict. For every row and column a key ``sum(code(cell) * (L + 1) ** position)``
+(code = 1 + the tile's goal position along the line if the line is its goal line, else 0)
+indexes a table of that line's conflicts; the extra moves are twice the conflicts.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .jit import njit
+
+LC_TABLES = 1
+LC_LINES = 2
+LC_MASK = 3
+WD = 4
+ID = 8
+PDB = 16
+MIRROR = 32
+EXTENDED = WD | ID | PDB | MIRROR
+
+#: Longest line whose linear-conflict table is built ((L + 1) ** L one-byte entries).
+MAX_TABLE_LINE = 7
+
+H_MD, H_ROW, H_COL, H_INV_V, H_INV_H, H_FSM, H_SUM, H_MSUM, H_PAT = range(9)
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+class Bounds(NamedTuple):
+    """The strong bounds' arrays for one shape and goal (one-element placeholders for the
+    families a kernel's mode leaves out)."""
+
+    wd_rows: np.ndarray  # walking distance of each row-table index (uint8)
+    wd_row_steps: np.ndarray  # ((index << 1) + 1 - up) * height + goal row -> next index << 1 | grows
+    wd_cols: np.ndarray  # the same for columns
+    wd_col_steps: np.ndarray
+    goal_row: np.ndarray  # goal row of each tile
+    goal_col: np.ndarray  # goal column of each tile
+    id_rows: np.ndarray  # inversion distance of a row-major inversion count
+    id_cols: np.ndarray  # inversion distance of a column-major inversion count
+    goal_cm: np.ndarray  # each tile's goal position in column-major order
+    pdb: np.ndarray  # every pattern's table, one after another
+    pat_off: np.ndarray  # where each pattern's table starts in ``pdb``
+    pat_of: np.ndarray  # the pattern of each tile (direct lookup)
+    pidx: np.ndarray  # each tile's place in its pattern
+    pmult: np.ndarray  # each tile's rank weight
+    mpat_of: np.ndarray  # pat_of, pidx, pmult of the mirrored lookup (tiles relabelled)
+    midx: np.ndarray
+    mmult: np.ndarray
+    mirror: np.ndarray  # each cell's mirror image
+
+
+class Lines(NamedTuple):
+    """Linear conflict's arrays: codes, tables, and the current row and column keys."""
+
+    rc: np.ndarray  # rc[tile * n + cell]: the tile's code in its row key
+    cc: np.ndarray  # cc[tile * n + cell]: the tile's code in its column key
+    rtab: np.ndarray  # conflicts of each row key (int8)
+    ctab: np.ndarray  # conflicts of each column key
+    rowkey: np.ndarray  # the keys of the current board (changed as moves are made)
+    colkey: np.ndarray
+
+
+# -- inversion distance -------------------------------------------------------------------------
+
+
+@njit(inline=True)
+def passed_rows(board, t, q, blank):
+    """Change of the row-major inversion count when ``t`` moves vertically from ``q`` to
+    ``blank``: it passes the tiles between the two cells. Both goals number the tiles in
+    row-major goal order, so tiles compare by their numbers."""
+    d = 0  # passed tiles that form an inversion with ``t`` after the move (the others stop)
+    if q > blank:
+        for c in range(blank + ONE, q):
+            d += np.int64(t > board[c])
+    else:
+        for c in range(q + ONE, blank):
+            d += np.int64(board[c] > t)
+    return 2 * d - np.int64(q - blank if q > blank else blank - q) + 1
+
+
+@njit(inline=True)
+def passed_columns(board, goal_cm, width, nn, t, q, blank):
+    """``passed_rows`` for a horizontal move, reading the board column by column
+    (``goal_cm[tile]`` is the tile's goal position in that order). Between two neighbours of a
+    row, that order has the cells below the left one and those above the right one."""
+    ht = goal_cm[t]
+    w = np.uint64(width)
+    d = 0
+    if q > blank:  # t moves back in the order
+        for c in range(blank + w, nn, w):
+            d += np.int64(ht > goal_cm[board[c]])
+        for c in range(q % w, q, w):
+            d += np.int64(ht > goal_cm[board[c]])
+    else:
+        for c in range(q + w, nn, w):
+            d += np.int64(goal_cm[board[c]] > ht)
+        for c in range(blank % w, blank, w):
+            d += np.int64(goal_cm[board[c]] > ht)
+    return 2 * d - np.int64(nn // w) + 1
+
+
+# -- pattern databases --------------------------------------------------------------------------
+
+
+@njit(inline=True)
+def rank_delta(board, t, a, b, p, pat_of, pidx, pmult, mirror, mirrored):
+    """Change of pattern ``p``'s rank when its tile ``t`` moves from cell ``a`` to cell ``b``
+    (both transposed by ``mirror`` if ``mirrored``; the tiles' labels are the original ones).
+
+    The rank is the mixed-radix number of the digits ``cell - (earlier tiles below it)``, tile
+    ``i``'s weight ``pmult[tile]``. Only the tiles on the cells strictly between a and b (none
+    for a step along a row) change a count: an earlier tile of the pattern there shifts t's
+    digit by one, and t passing a later tile shifts that tile's digit by one."""
+    if mirrored:
+        a = mirror[a]
+        b = mirror[b]
+    ia = np.int64(a)
+    ib = np.int64(b)
+    lo = a + ONE if a < b else b + ONE
+    hi = b if a < b else a
+    mine = pidx[t]
+    earlier = 0
+    later = 0
+    for c in range(lo, hi):
+        s = board[mirror[c]] if mirrored else board[c]
+        if pat_of[s] == p:
+            if pidx[s] < mine:
+                earlier += 1
+            else:
+                later += pmult[s]
+    if ib > ia:
+        return pmult[t] * (ib - ia - earlier) + later
+    return pmult[t] * (ib - ia + earlier) - later
+
+
+# -- linear conflict ----------------------------------------------------------------------------
+
+
+@njit
+def must_leave(seq, count, lis):
+    """How many of ``seq[:count]`` must leave the line so the rest are in increasing order:
+    ``count`` minus the longest increasing subsequence (``lis`` is scratch)."""
+    best = 0
+    for i in range(count):
+        lis[i] = 1
+        for j in range(i):
+            if seq[j] < seq[i] and lis[j] + 1 > lis[i]:
+                lis[i] = lis[j] + 1
+        if lis[i] > best:
+            best = lis[i]
+    return count - best
+
+
+@njit
+def line_conflicts(board, home, width, height, line, is_row, seq, lis):
+    """Linear conflicts of one row (``is_row``) or column: its tiles that belong to it, minus the
+    longest increasing subsequence of their goal positions. ``seq``/``lis`` are scratch arrays."""
+    length = width if is_row else height
+    count = 0
+    for i in range(length):
+        cell = line * width + i if is_row else i * width + line
+        t = board[cell]
+        if t == 0:
+            continue
+        g = home[t]
+        if is_row:
+            if g // width == line:
+                seq[count] = g % width
+                count += 1
+        elif g % width == line:
+            seq[count] = g // width
+            count += 1
+    return must_leave(seq, count, lis)
+
+
+@njit
+def linear_conflict(board, home, width, height):
+    """Sum of the line conflicts of every row and column (the extra moves are twice this)."""
+    seq = np.empty(max(width, height), np.int64)
+    lis = np.empty(max(width, height), np.int64)
+    total = 0
+    for r in range(height):
+        total += line_conflicts(board, home, width, height, r, True, seq, lis)
+    for c in range(width):
+        total += line_conflicts(board, home, width, height, c, False, seq, lis)
+    return total
+
+
+@njit
+def line_table(length):
+    """Conflicts of every line key of a line of ``length`` cells (codes 0..length per cell)."""
+    base = length + 1
+    size = base**length
+    table = np.zeros(size, np.int8)
+    seq = np.empty(length, np.int64)
+    lis = np.empty(length, np.int64)
+    for key in range(size):
+        count = 0
+        rest = key
+        for _ in range(length):
+            code = rest % base
+            rest //= base
+            if code:
+                seq[count] = code
+                count += 1
+        table[key] = must_leave(seq, count, lis)
+    return table
+
+
+@njit
+def line_keys(board, lines, n, row_of, col_of):
+    """Fill the row and column keys of ``board`` for table-driven linear conflict."""
+    rc, cc, _, _, rowkey, colkey = lines
+    nn = np.uint64(n)
+    rowkey[:] = 0
+    colkey[:] = 0
+    for c in range(n):
+        cell = np.uint64(c)
+        t = board[cell]
+        rowkey[row_of[cell]] += rc[t * nn + cell]
+        colkey[col_of[cell]] += cc[t * nn + cell]
+
+
+@njit(inline=True)
+def move_keys(rc, cc, rowkey, colkey, t, src, dst, nn, row_of, col_of):
+    """Update the line keys for tile ``t`` moving from cell ``src`` to cell ``dst``."""
+    rowkey[row_of[src]] -= rc[t * nn + src]
+    rowkey[row_of[dst]] += rc[t * nn + dst]
+    colkey[col_of[src]] -= cc[t * nn + src]
+    colkey[col_of[dst]] += cc[t * nn + dst]
+
+
+@njit(inline=True)
+def lc_child(rc, cc, rtab, ctab, rowkey, colkey, t, src, dst, nn, row_of, col_of):
+    """Change of the line-conflict count when tile ``t`` moves from ``src`` to ``dst``: only the
+    two lines across the move change their conflicts (the order along the move's line stays)."""
+    if row_of[src] == row_of[dst]:
+        a = col_of[src]
+        b = col_of[dst]
+        old_a = colkey[a]
+        old_b = colkey[b]
+        return (np.int64(ctab[old_a - cc[t * nn + src]]) + np.int64(ctab[old_b + cc[t * nn + dst]])
+                - np.int64(ctab[old_a]) - np.int64(ctab[old_b]))
+    a = row_of[src]
+    b = row_of[dst]
+    old_a = rowkey[a]
+    old_b = rowkey[b]
+    return (np.int64(rtab[old_a - rc[t * nn + src]]) + np.int64(rtab[old_b + rc[t * nn + dst]])
+            - np.int64(rtab[old_a]) - np.int64(rtab[old_b]))
+
+
+@njit
+def lc_lines_child(board, home, t, src, dst, width, height, row_of, col_of, seq, lis):
+    """Like ``lc_child`` but recomputing the two lines (for lines too long for a table)."""
+    horizontal = row_of[src] == row_of[dst]
+    a = np.int64(col_of[src] if horizontal else row_of[src])
+    b = np.int64(col_of[dst] if horizontal else row_of[dst])
+    is_row = not horizontal
+    before = (line_conflicts(board, home, width, height, a, is_row, seq, lis)
+              + line_conflicts(board, home, width, height, b, is_row, seq, lis))
+    board[dst] = t
+    board[src] = 0
+    after = (line_conflicts(board, home, width, height, a, is_row, seq, lis)
+             + line_conflicts(board, home, width, height, b, is_row, seq, lis))
+    board[src] = t
+    board[dst] = 0
+    return after - before
