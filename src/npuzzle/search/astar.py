@@ -3,12 +3,20 @@
 Every position reached is kept, packed into 64-bit words (4 bits per cell up to 16 cells, 5 up
 to 32, 6 up to 64 cells), in a node arena with its g, the move that reached it and its parent,
 so the path is rebuilt by walking back from the goal. A hash table finds repeated positions.
-With a consistent heuristic (Manhattan distance, linear conflict) a position is expanded at
-most once, and with ``weight == 1`` the first goal expanded is optimal.
+Every heuristic of ``heuristics.registry`` is admissible. Manhattan distance, linear conflict,
+walking distance and inversion distance, alone or combined by max, are also consistent: they
+change by exactly one on every move (each component by at most one, rounded up to the parity
+of the Manhattan distance, which every move flips), so a position is expanded at most once.
+Pattern databases are not consistent (a move can change a table's value by 3 or more, see
+``_kernels.astar``): with them a position reached again by a shorter path is expanded again
+(``AStarRun.reopened`` counts it). Either way, with ``weight == 1`` the first goal expanded is
+optimal. Where a heuristic's pattern databases exist only for the other goal convention, A*
+solves the board turned 180 degrees, as IDA* does.
 
-Weighted A* orders the open list by g + w * h and reopens nothing. With a consistent heuristic
-it still expands every node with g <= w * (its true distance), so the solution it returns is at
-most w times the optimum, and at any moment the smallest open g / w + h is a proven lower bound.
+Weighted A* orders the open list by g + w * h and reopens nothing (but with pattern databases).
+With a consistent heuristic (or reopening) it still expands every node with
+g <= w * (its true distance), so the solution it returns is at most w times the optimum, and at
+any moment the smallest open g / w + h is a proven lower bound.
 
 Memory is bounded: the arrays grow by doubling up to ``Limit.max_memory`` (default: 2 GiB or
 half the available memory, whichever is smaller); when the next growth would not fit, the
@@ -26,7 +34,15 @@ import numpy as np
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from .idastar import HEURISTICS, IterationCallback, initial_h, tables, tiles_from_directions
+from ..heuristics.registry import KernelHeuristic, kernel_heuristic, parse
+from .idastar import (
+    IterationCallback,
+    from_other_goal,
+    initial_h,
+    other_goal_tables,
+    tables,
+    tiles_from_directions,
+)
 from .limits import (
     INTERRUPTED,
     MEMORY_LIMIT,
@@ -148,7 +164,7 @@ class _Arrays:
 
     @property
     def capacity(self) -> int:
-        return self.g.shape[0]
+        return int(self.g.shape[0])
 
     @property
     def bucket_bytes(self) -> int:
@@ -182,11 +198,14 @@ class _Arrays:
 
 @dataclass(frozen=True)
 class AStarRun:
-    """A* result with the memory it held: ``nodes`` stored in the arena, ``bytes`` of arrays."""
+    """A* result with the memory it held: ``nodes`` stored in the arena, ``bytes`` of arrays, and
+    ``reopened``: expanded positions reached again by a shorter path and expanded again (only
+    with pattern databases, which are not consistent)."""
 
     solution: Solution
     nodes: int
     bytes: int
+    reopened: int = 0
 
 
 def astar(
@@ -200,8 +219,10 @@ def astar(
 ) -> Solution:
     """Solve ``board`` by A* (optimal when ``weight == 1``) or weighted A* (f = g + weight * h).
 
-    ``heuristic`` is ``"manhattan"`` or ``"lc"`` (Manhattan plus linear conflict). ``limit``
-    bounds the time, the nodes generated and the memory (bytes). ``on_iteration(iteration,
+    ``heuristic`` is any name ``heuristics.registry`` parses: ``"manhattan"``, ``"lc"``
+    (Manhattan plus linear conflict), ``"wd"``, ``"id"``, ``"pdb:PARTITION"`` or several joined
+    by ``+`` (``"wd+id"``, ``"pdb:6-6-3+wd"``). ``limit`` bounds the time, the nodes generated
+    and the memory (bytes). ``on_iteration(iteration,
     final)`` is called each time the proven lower bound rises. A weighted solution's ``note``
     states its guarantee (length <= weight x optimal) and ``lower_bound`` the bound proven.
     """
@@ -220,8 +241,7 @@ def run_astar(
 ) -> AStarRun:
     """``astar`` with the memory it used (for benchmarks)."""
     check_goal(goal)
-    if heuristic not in HEURISTICS:
-        raise InvalidBoardError(f"unknown heuristic {heuristic!r} for A*: use {', '.join(HEURISTICS)}")
+    heuristic = parse(heuristic).name
     try:
         w = exact_weight(weight)
     except ValueError as e:
@@ -233,6 +253,12 @@ def run_astar(
         )
     board.require_solvable(goal)
     limit = limit or Limit()
+    other = other_goal_tables(board, goal, heuristic)
+    if other is not None:
+        run = run_astar(board.converted(), goal=other, heuristic=heuristic, weight=weight, limit=limit,
+                        on_iteration=on_iteration)
+        return replace(run, solution=from_other_goal(board, goal, other, run.solution))
+    kh = kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
     max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()
     clock = Clock(limit)
     method = "astar" if w == 1 else "weighted-astar"
@@ -242,28 +268,51 @@ def run_astar(
         stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
         sol = solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
         return AStarRun(sol, 1, 0)
-    return _Search(board, goal, heuristic, w, limit, max_memory, clock, stats, on_iteration).run()
+    return _Search(board, goal, kh, w, limit, max_memory, clock, stats, on_iteration).run()
+
+
+def _wd_find(kh: KernelHeuristic) -> tuple[np.ndarray, ...]:
+    """The kernel's ``wd_find`` arrays: the walking tables' hashed indices (placeholders if unused)."""
+    if not kh.spec.wd:
+        u64, i32 = np.zeros(1, np.uint64), np.zeros(1, np.int32)
+        return (u64, u64, i32, u64, u64, i32)
+    from ..heuristics.walking_distance import hashed_indices
+
+    rows, cols = hashed_indices(kh.height, kh.width, kh.goal)
+    return (rows.weights, rows.keys, rows.index, cols.weights, cols.keys, cols.index)
 
 
 class _Search:
     """One A* search: the arrays, the kernel calls in slices, the growth and the reporting."""
 
-    def __init__(self, board: Board, goal: Goal, heuristic: str, weight: Fraction, limit: Limit,
+    def __init__(self, board: Board, goal: Goal, kh: KernelHeuristic, weight: Fraction, limit: Limit,
                  max_memory: int, clock: Clock, stats: Stats,
                  on_iteration: IterationCallback | None) -> None:
-        self.board, self.goal, self.heuristic, self.weight = board, goal, heuristic, weight
+        from .._kernels.astar import LC
+
+        self.board, self.goal, self.heuristic, self.weight = board, goal, kh.spec.name, weight
         self.limit, self.max_memory, self.clock, self.stats = limit, max_memory, clock, stats
         self.on_iteration = on_iteration
         self.method = "astar" if weight == 1 else "weighted-astar"
         self.tables = tables(board.height, board.width, goal)
-        self.h0 = initial_h(board, self.tables, heuristic)
+        self.kh = kh
+        self.mode = kh.mode | (LC if kh.spec.lc else 0)
+        self.wd_find = _wd_find(kh)
+        self.h0 = kh.start(board)[1] if kh.spec.extended else initial_h(board, self.tables, kh.spec.name)
         self.bits, self.words = packing(board.size)
         num = weight.numerator
-        # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity
-        self.ctl = np.array([1, 1, num * self.h0, 0, 0, 0, self.h0, -1, self.h0 & 1], np.int64)
+        # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity, reopened
+        self.ctl = np.array([1, 1, num * self.h0, 0, 0, 0, self.h0, -1, self.h0 & 1, 0], np.int64)
         self.bound = self.h0  # the bound of the iteration under way
         self.mark = (0, 0, 0.0)  # generated, expanded, CPU seconds when it began
         self.arrays: _Arrays | None = None
+
+    @property
+    def a(self) -> _Arrays:
+        """The arrays (once allocated)."""
+        if self.arrays is None:
+            raise AssertionError("A*'s arrays are used before they are allocated")
+        return self.arrays
 
     # -- memory -------------------------------------------------------------------------------
 
@@ -292,7 +341,7 @@ class _Search:
         return True
 
     def _grow_arena(self) -> bool:
-        a = self.arrays
+        a = self.a
         budget = self.max_memory - a.bucket_bytes
         capacity = min(2 * a.capacity, _Arrays.largest_capacity(self.words, budget))
         if capacity <= a.capacity:
@@ -304,7 +353,7 @@ class _Search:
         return True
 
     def _grow_buckets(self) -> bool:
-        a = self.arrays
+        a = self.a
         pmax, gmax = a.heads.shape
         pmax, gmax = 2 * pmax, min(_MAX_G, 2 * gmax)
         if gmax <= int(self.ctl[3]) + 1:  # the next g does not fit in int16
@@ -320,14 +369,22 @@ class _Search:
     # -- the search ---------------------------------------------------------------------------
 
     def run(self) -> AStarRun:
-        from .._kernels.astar import FOUND, NEED_BUCKETS, NEED_NODES, NEW_BOUND, SLICE_DONE, astar_slice
+        from .._kernels.astar import (
+            FOUND,
+            INCONSISTENT,
+            NEED_BUCKETS,
+            NEED_NODES,
+            NEW_BOUND,
+            SLICE_DONE,
+            astar_slice,
+        )
 
         if not self._allocate():
             return self._stop(MEMORY_LIMIT)
         t = self.tables
         num, den = self.weight.numerator, self.weight.denominator
         b = self.board
-        use_lc = self.heuristic == "lc"
+        ext, wd_find, columns = self.kh.ext, self.wd_find, self.kh.columns
         ctl = self.ctl
         try:
             while True:
@@ -339,10 +396,10 @@ class _Search:
                         budget, capped = max(left, 0), True
                 if self.clock.expired():
                     return self._stop(TIMEOUT)
-                a = self.arrays
+                a = self.a
                 status = astar_slice(
-                    t.home, t.md, t.nbr, b.width, b.height, use_lc, num, den, self.bits,
-                    a.keys, a.g, a.parent, a.info, a.link, a.table, a.heads, a.counts, ctl, budget,
+                    self.mode, t.home, t.md, t.nbr, b.width, b.height, num, den, self.bits, ext, wd_find,
+                    columns, a.keys, a.g, a.parent, a.info, a.link, a.table, a.heads, a.counts, ctl, budget,
                 )
                 if status == FOUND:
                     return self._found(int(ctl[7]))
@@ -357,6 +414,8 @@ class _Search:
                 elif status == SLICE_DONE:
                     if capped:
                         return self._stop(NODE_LIMIT)
+                elif status == INCONSISTENT:
+                    raise AssertionError(f"heuristic {self.heuristic} changed by more than one on a move")
                 else:
                     raise AssertionError("A* exhausted a solvable position")  # parity check failed
         except KeyboardInterrupt:
@@ -380,7 +439,7 @@ class _Search:
 
     def _result(self, sol: Solution) -> AStarRun:
         nbytes = self.arrays.nbytes if self.arrays is not None else 0
-        return AStarRun(sol, int(self.ctl[0]), nbytes)
+        return AStarRun(sol, int(self.ctl[0]), nbytes, int(self.ctl[9]))
 
     def _stop(self, status: str) -> AStarRun:
         self._record(None)
@@ -398,7 +457,7 @@ class _Search:
         return self._result(sol)
 
     def _found(self, node: int) -> AStarRun:
-        a = self.arrays
+        a = self.a
         dirs = []
         while a.parent[node] >= 0:
             dirs.append(int(a.info[node]) & 7)
