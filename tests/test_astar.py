@@ -14,9 +14,10 @@ from conftest import read_tsv
 from npuzzle.board import Board, goal_cell, goal_tiles
 from npuzzle.errors import InvalidBoardError, MissingTableError, UnsolvableError
 from npuzzle.heuristics import pdb, registry
-from npuzzle.heuristics.registry import evaluate
+from npuzzle.heuristics.registry import auto_heuristic, evaluate
 from npuzzle.heuristics.walking_distance import hashed_indices, walking_indices
 from npuzzle.search import astar as astar_module
+from npuzzle.search import solve
 from npuzzle.search.astar import astar, exact_weight, packing, run_astar
 from npuzzle.search.idastar import idastar
 from npuzzle.search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT, Limit
@@ -503,6 +504,15 @@ def test_tables_of_the_other_goal_are_used_on_the_turned_board(tmp_path, monkeyp
             assert weighted.lower_bound <= dist[tiles] <= weighted.length <= 2 * dist[tiles]
     finally:
         clear_table_caches()
+
+
+def test_solve_picks_the_same_auto_heuristic_for_astar_and_idastar(pdb_store):
+    b = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
+    name, _ = auto_heuristic(3, 3, "standard")
+    assert name == "pdb:4-4+wd"
+    a, i = solve(b, method="astar"), solve(b, method="idastar")
+    assert a.heuristic == i.heuristic == name and a.length == i.length == 31
+    assert solve(Board.goal(5, 5).move(24), method="astar").heuristic == "lc"
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (3, 3), (4, 4), (3, 4), (5, 2)])

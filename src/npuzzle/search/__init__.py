@@ -8,10 +8,14 @@ optimal: Parberry's algorithm and a greedy refinement).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from .limits import Limit, Solution, Stats
+from .limits import Iteration, Limit, Solution, Stats
+
+#: ``on_iteration(iteration, final)``: called as IDA*'s threshold or A*'s proven bound rises.
+OnIteration = Callable[[Iteration, bool], None]
 
 METHODS: tuple[str, ...] = ("auto", "idastar", "astar", "realtime")
 #: Heuristic names for help texts; ``heuristics.registry.parse`` accepts combinations too.
@@ -44,7 +48,7 @@ def solve(
     goal: Goal = "standard",
     weight: float = 1.0,
     realtime_method: str = "greedy",
-    on_iteration=None,
+    on_iteration: OnIteration | None = None,
     pruning: str = "auto",
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
@@ -52,8 +56,8 @@ def solve(
     ``method="auto"`` picks the best method for the board: a saved BFS distance table answers at
     once (see ``npuzzle stats bfs --save``); boards of up to 16 cells are solved optimally by
     IDA*, larger ones in real time (not optimal; ask for ``idastar`` or ``astar`` explicitly).
-    ``heuristic="auto"`` is the strongest lower bound available without a long build (see
-    ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
+    ``heuristic="auto"`` is the strongest lower bound available without a long build, for IDA*
+    and A* alike (see ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``
     is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``idastar.PRUNING``). Raises
     ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be reached.
@@ -74,7 +78,6 @@ def solve(
         raise InvalidBoardError("--weight applies to A* only: add --method astar")
     if check_pruning(pruning) != "auto" and method not in ("idastar", "auto"):
         raise InvalidBoardError("--pruning applies to IDA* only: add --method idastar")
-    h = heuristic
     if method == "auto":
         from .bfs import table_solve
 
@@ -89,18 +92,27 @@ def solve(
         from .realtime import realtime_solve
 
         return realtime_solve(board, goal=goal, method=realtime_method, limit=limit)
+    return _optimal(board, method, heuristic, goal, weight, limit, on_iteration, pruning)
+
+
+def _optimal(board: Board, method: str, heuristic: str, goal: Goal, weight: float, limit: Limit | None,
+             on_iteration: OnIteration | None, pruning: str) -> Solution:
+    """IDA* or A* with ``heuristic``; ``auto``'s hint (a build that would help) becomes the note."""
     hint = ""
-    if h == "auto":
+    if heuristic == "auto":
         from ..heuristics.registry import auto_heuristic
 
-        h, hint = ("lc", "") if method == "astar" else auto_heuristic(board.height, board.width, goal)
+        heuristic, hint = auto_heuristic(board.height, board.width, goal)
     if method == "astar":
         from .astar import astar
 
-        return astar(board, goal=goal, heuristic=h, weight=weight, limit=limit, on_iteration=on_iteration)
-    from .idastar import idastar
+        solution = astar(board, goal=goal, heuristic=heuristic, weight=weight, limit=limit,
+                         on_iteration=on_iteration)
+    else:
+        from .idastar import idastar
 
-    solution = idastar(board, goal=goal, heuristic=h, limit=limit, on_iteration=on_iteration, pruning=pruning)
+        solution = idastar(board, goal=goal, heuristic=heuristic, limit=limit, on_iteration=on_iteration,
+                           pruning=pruning)
     return dataclasses.replace(solution, note=hint) if hint and not solution.note else solution
 
 
@@ -109,7 +121,7 @@ def warmup() -> None:
     from . import astar, idastar, realtime
 
     idastar.warmup(("manhattan", "lc", "wd+id"))
-    astar.astar(Board(2, 2, (0, 3, 2, 1)))
+    astar.astar(Board(2, 2, (0, 3, 2, 1)), heuristic="wd+id")  # one kernel serves every heuristic
     for m in REALTIME_METHODS:
         realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)
 
