@@ -1,5 +1,5 @@
 """A*: optimal lengths against breadth-first search, node counts against a slow reference A*,
-limits, weighted A* and every board shape."""
+limits, weighted A*, every board shape and every lower bound of the heuristic registry."""
 
 from __future__ import annotations
 
@@ -7,12 +7,17 @@ import itertools
 import random
 from collections import deque
 
+import numpy as np
 import pytest
 from conftest import read_tsv
 
 from npuzzle.board import Board, goal_cell, goal_tiles
-from npuzzle.errors import InvalidBoardError, UnsolvableError
+from npuzzle.errors import InvalidBoardError, MissingTableError, UnsolvableError
+from npuzzle.heuristics import pattern_db, registry
+from npuzzle.heuristics.registry import auto_heuristic, evaluate
+from npuzzle.heuristics.walking_distance import hashed_indices, walking_indices
 from npuzzle.search import astar as astar_module
+from npuzzle.search import solve
 from npuzzle.search.astar import astar, exact_weight, packing, run_astar
 from npuzzle.search.idastar import idastar
 from npuzzle.search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT, Limit
@@ -81,8 +86,16 @@ def reference_astar(board: Board, goal: str, heuristic: str, weight: float = 1.0
     """(length, expanded, generated) of A* with the kernel's rules, written plainly: expand the
     smallest den*g + num*h, then the largest g, then the last pushed; a position found again
     with a smaller g before it is expanded gets a new copy (the old one is skipped); nothing
-    expanded is reopened; the parent's position is never generated; the goal ends the search
-    when it is expanded."""
+    expanded is reopened, except with pattern databases; the parent's position is never
+    generated; the goal ends the search when it is expanded. Manhattan distance and linear
+    conflict are computed here, the other bounds by ``registry.evaluate``."""
+    if heuristic in ("manhattan", "lc"):
+        def value(tiles: tuple[int, ...]) -> int:
+            return heuristic_value(tiles, board.width, goal, heuristic)
+    else:
+        def value(tiles: tuple[int, ...]) -> int:
+            return evaluate(Board(board.height, board.width, tiles), goal, heuristic)
+    reopen = "pdb:" in heuristic
     frac = exact_weight(weight)
     num, den = frac.numerator, frac.denominator
     width = board.width
@@ -92,7 +105,7 @@ def reference_astar(board: Board, goal: str, heuristic: str, weight: float = 1.0
     stale: list[bool] = [False]
     positions = [board.tiles]
     live = {board.tiles: 0}
-    buckets: dict[tuple[int, int], list[int]] = {(num * heuristic_value(board.tiles, width, goal, heuristic), 0): [0]}
+    buckets: dict[tuple[int, int], list[int]] = {(num * value(board.tiles), 0): [0]}
     expanded, generated = 0, 1
     while True:
         key = min((k for k, stack in buckets.items() if stack), key=lambda k: (k[0], -k[1]))
@@ -112,7 +125,7 @@ def reference_astar(board: Board, goal: str, heuristic: str, weight: float = 1.0
             generated += 1
             j = live.get(nxt)
             if j is not None:
-                if g[i] + 1 >= g[j] or done[j]:
+                if g[i] + 1 >= g[j] or (done[j] and not reopen):
                     continue
                 stale[j] = True
             k = len(g)
@@ -122,7 +135,7 @@ def reference_astar(board: Board, goal: str, heuristic: str, weight: float = 1.0
             stale.append(False)
             positions.append(nxt)
             live[nxt] = k
-            p = den * g[k] + num * heuristic_value(nxt, width, goal, heuristic)
+            p = den * g[k] + num * value(nxt)
             buckets.setdefault((p, g[k]), []).append(k)
 
 
@@ -341,3 +354,179 @@ def test_packing_sizes():
     assert packing(36) == (6, 4)
     assert packing(64) == (6, 7)
     assert astar_module.MAX_CELLS == 64
+
+
+# -- every lower bound -------------------------------------------------------------------------
+
+#: The pattern databases built for the tests below, by shape (both goals).
+PARTITIONS = {(2, 3): "3-2", (3, 2): "3-2", (3, 3): "4-4", (2, 4): "4-3", (4, 3): "3-4-4", (3, 5): "3-3-4-4"}
+
+
+def bounds(shape: tuple[int, int]) -> tuple[str, ...]:
+    """Every kind of lower bound: walking and inversion distance, their max, the shape's
+    pattern databases alone and with both (mirrored lookups too on square boards)."""
+    return ("wd", "id", "wd+id", f"pdb:{PARTITIONS[shape]}", f"pdb:{PARTITIONS[shape]}+wd+id")
+
+
+def clear_table_caches() -> None:
+    pattern_db._load.cache_clear()
+    registry._kernel_heuristic.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def pdb_store(tmp_path_factory):
+    """Every partition of ``PARTITIONS``, both goals, in a temporary table store."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("NPUZZLE_DATA_DIR", str(tmp_path_factory.mktemp("tables")))
+        clear_table_caches()
+        for (h, w), name in PARTITIONS.items():
+            for goal in GOALS:
+                pattern_db.build(name, h, w, goal, progress=False)
+        yield
+    clear_table_caches()
+
+
+def check_bound(board: Board, goal: str, heuristic: str, weight: float, expected: int) -> None:
+    """A* (weight 1: the optimum ``expected``) or weighted A* (within ``weight`` x it), starting
+    from the value ``registry.evaluate`` gives, with a lower bound that holds."""
+    sol = astar(board, goal=goal, heuristic=heuristic, weight=weight)
+    assert sol.solved and board.apply(sol.moves).is_goal(goal), (board, heuristic)
+    assert sol.heuristic == heuristic
+    assert sol.stats.iterations[0].threshold == evaluate(board, goal, heuristic)
+    assert sol.lower_bound <= expected <= sol.length <= weight * expected, (board, heuristic, weight)
+    if weight == 1:
+        assert sol.optimal and sol.length == sol.lower_bound == expected, (board, heuristic)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2)])
+@pytest.mark.parametrize("goal", GOALS)
+def test_every_bound_on_every_small_state_matches_bfs(pdb_store, shape, goal):
+    for tiles, d in bfs_distances(*shape, goal).items():
+        for heuristic in bounds(shape):
+            for weight in (1.0, 1.5):
+                check_bound(Board(*shape, tiles), goal, heuristic, weight, d)
+
+
+@pytest.mark.parametrize("shape, count", [((3, 3), 12), ((2, 4), 12), ((4, 3), 3), ((3, 5), 2)])
+def test_every_bound_on_random_positions_matches_idastar(pdb_store, shape, count):
+    rng = random.Random(sum(shape))
+    for goal in GOALS:
+        for _ in range(count):
+            b = random_board(*shape, goal, rng)
+            expected = idastar(b, goal=goal, heuristic=f"pdb:{PARTITIONS[shape]}+id").length
+            for heuristic in bounds(shape):
+                if shape == (3, 5) and "wd" in heuristic:  # its column tables take 8 s to build
+                    continue
+                for weight in (1.0, 2.0):
+                    check_bound(b, goal, heuristic, weight, expected)
+
+
+@pytest.mark.parametrize("weight", [1.0, 1.5, 3.0])
+def test_every_bound_counts_nodes_like_the_reference(pdb_store, weight):
+    """The kernel expands and generates exactly the nodes of the slow reference A* that takes
+    every child's value from ``registry.evaluate``: the incremental values equal the plain ones
+    at every node, and with pattern databases both reopen the same positions."""
+    rng = random.Random(int(weight * 7))
+    for shape, goal in itertools.product([(2, 3), (3, 2), (3, 3), (2, 4)], GOALS):
+        b = random_board(*shape, goal, rng)
+        for heuristic in bounds(shape):
+            sol = astar(b, goal=goal, heuristic=heuristic, weight=weight)
+            ref = reference_astar(b, goal, heuristic, weight)
+            assert (sol.length, sol.stats.expanded, sol.stats.generated) == ref, (b, goal, heuristic)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2)])
+@pytest.mark.parametrize("goal", GOALS)
+def test_consistent_bounds_change_by_one_and_pattern_databases_do_not(pdb_store, shape, goal):
+    """Every move of every position: Manhattan distance, linear conflict, walking and inversion
+    distance change by exactly one; the pattern databases (each placement's least cost over the
+    blank's cells) change by up to 7, which is why A* reopens with them."""
+    states = bfs_distances(*shape, goal)
+    for heuristic in ("manhattan", "lc", *bounds(shape)):
+        value = {t: evaluate(Board(*shape, t), goal, heuristic) for t in states}
+        changes = {value[nxt] - value[t] for t in states for _, nxt in neighbours(t, shape[1])}
+        if "pdb" in heuristic:
+            assert changes >= {-3, -1, 1, 3} and all(c % 2 for c in changes), heuristic
+        else:
+            assert changes == {-1, 1}, heuristic
+
+
+def test_pattern_databases_reopen_and_stay_optimal(pdb_store):
+    """Some 3x3 positions make A* with the 4-4 tables reach an expanded position again by a
+    shorter path; it is expanded again, and the lengths still equal the BFS distances."""
+    dist = bfs_distances(3, 3)
+    rng = random.Random(5)
+    reopened = 0
+    for tiles in rng.sample(sorted(dist), 200):
+        run = run_astar(Board(3, 3, tiles), heuristic="pdb:4-4")
+        assert run.solution.length == dist[tiles]
+        reopened += run.reopened
+    assert reopened > 0
+    assert run_astar(Board(3, 3, tiles), heuristic="wd+id").reopened == 0
+
+
+@pytest.mark.parametrize("heuristic", ["wd", "id", "pdb:4-4+wd", "pdb:4-4+id"])
+def test_root_bound_of_a_stopped_search_is_the_heuristic_value(pdb_store, heuristic):
+    for goal in GOALS:
+        b = HARD_3X3 if goal == "standard" else HARD_3X3.converted()
+        sol = astar(b, goal=goal, heuristic=heuristic, limit=Limit(max_nodes=1))
+        assert sol.status == NODE_LIMIT and sol.lower_bound == evaluate(b, goal, heuristic) > b.manhattan(goal)
+        full = astar(b, goal=goal, heuristic=heuristic)
+        assert full.length == 31 and full.lower_bound == 31
+        assert [it.threshold for it in full.stats.iterations][0] == sol.lower_bound
+
+
+def test_a_value_off_by_two_is_caught(pdb_store, monkeypatch):
+    """The kernel recomputes each expanded node's value from its board: a start value that is
+    not the board's stops the search instead of returning a wrong length."""
+    start = registry.KernelHeuristic.start
+    monkeypatch.setattr(registry.KernelHeuristic, "start", lambda self, b: (start(self, b)[0], start(self, b)[1] + 2))
+    for heuristic in ("wd", "pdb:4-4"):
+        with pytest.raises(AssertionError, match="heuristic"):
+            astar(HARD_3X3, heuristic=heuristic)
+
+
+def test_tables_of_the_other_goal_are_used_on_the_turned_board(tmp_path, monkeypatch):
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
+    clear_table_caches()
+    try:
+        with pytest.raises(MissingTableError, match="pdb:4-3"):
+            astar(Board(2, 4, (1, 2, 3, 4, 5, 6, 0, 7)), heuristic="pdb:4-3")
+        pattern_db.build("4-3", 2, 4, "blank-first", progress=False)
+        dist = bfs_distances(2, 4, "standard")
+        for tiles in random.Random(8).sample(sorted(dist), 10):
+            b = Board(2, 4, tiles)
+            sol = astar(b, heuristic="pdb:4-3+wd")
+            assert sol.solved and sol.length == dist[tiles] == sol.lower_bound and b.apply(sol.moves).is_goal()
+            assert "blank-first goal" in sol.note
+            weighted = astar(b, heuristic="pdb:4-3", weight=2)
+            assert "<= 2 x optimal" in weighted.note and "blank-first goal" in weighted.note
+            assert weighted.lower_bound <= dist[tiles] <= weighted.length <= 2 * dist[tiles]
+    finally:
+        clear_table_caches()
+
+
+def test_solve_picks_the_same_auto_heuristic_for_astar_and_idastar(pdb_store):
+    b = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
+    name, _ = auto_heuristic(3, 3, "standard")
+    assert name == "pdb:4-4+wd"
+    a, i = solve(b, method="astar"), solve(b, method="idastar")
+    assert a.heuristic == i.heuristic == name and a.length == i.length == 31
+    assert solve(Board.goal(5, 5).move(24), method="astar").heuristic == "lc"
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 3), (4, 4), (3, 4), (5, 2)])
+def test_hashed_walking_indices_equal_the_dictionary_lookup(shape):
+    rng = random.Random(shape[0] * 10 + shape[1])
+    n = shape[0] * shape[1]
+    for goal in GOALS:
+        tables = hashed_indices(*shape, goal)
+        for _ in range(40):
+            b = random_board(*shape, goal, rng)
+            found = []
+            for t in tables:
+                key = sum(int(t.weights[cell * n + tile]) for cell, tile in enumerate(b.tiles)) % 2**64
+                j = int(np.searchsorted(t.keys, np.uint64(key)))
+                assert int(t.keys[j]) == key
+                found.append(int(t.index[j]))
+            assert tuple(found) == walking_indices(b, goal)

@@ -107,3 +107,18 @@ def test_kernels_are_driven_only_by_heuristics_and_searches(graph):
 
 def test_the_import_reader_sees_function_level_imports(graph):
     assert "npuzzle.search" in graph["npuzzle"]  # ``solve`` imports it inside the function
+
+
+def test_functions_outside_the_kernels_are_short():
+    import ast
+
+    long = []
+    for name, path in _module_names().items():
+        if "._kernels" in name:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > 60:
+                    long.append(f"{name}.{node.name}: {lines} lines")
+    assert long == []

@@ -57,22 +57,9 @@ def happy_count_agrees(height: int, width: int, goal: str, counts: Sequence[int]
     return (sum(counts) - 1, top, counts[top]) == HAPPY_COUNT
 
 
-def run(
-    args: Sequence[str],
-    out: TextIO,
-    err: TextIO,
-    *,
-    program: str = "korf1",
-    prog_name: str = "npuzzle knuth",
-    clock: Callable[[], float] = time.time,
-) -> int:
-    """Run Knuth's program on its command-line arguments; return its exit status."""
-    if program not in PROGRAMS:
-        raise ValueError(f"unknown program {program!r}: use korf0 or korf1")
-    if len(args) != 1:
-        err.write(f"Usage: {prog_name} startposition\n")
-        return 255
-    text = args[0]
+def _start_position(text: str, out: TextIO, err: TextIO) -> tuple[int, ...] | int:
+    """The 16 pieces of Knuth's start position, or the exit status after his message (bad
+    digit, a digit twice, a digit missing, or an unreachable position)."""
     used = [False] * 16
     digits = []
     for ch in text:
@@ -100,8 +87,28 @@ def run(
     if ((blank >> 2) + (blank & 3) + inversions) & 1 == 0:
         out.write(UNREACHABLE + "\n")
         return 0
+    return tuple(digits)
 
-    board = Board(4, 4, tuple(digits))
+
+def run(
+    args: Sequence[str],
+    out: TextIO,
+    err: TextIO,
+    *,
+    program: str = "korf1",
+    prog_name: str = "npuzzle knuth",
+    clock: Callable[[], float] = time.time,
+) -> int:
+    """Run Knuth's program on its command-line arguments; return its exit status."""
+    if program not in PROGRAMS:
+        raise ValueError(f"unknown program {program!r}: use korf0 or korf1")
+    if len(args) != 1:
+        err.write(f"Usage: {prog_name} startposition\n")
+        return 255
+    digits = _start_position(args[0], out, err)
+    if isinstance(digits, int):
+        return digits
+    board = Board(4, 4, digits)
     warmup(["manhattan"])
     h0 = board.manhattan()
     if h0 == 0:

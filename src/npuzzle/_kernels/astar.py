@@ -17,25 +17,62 @@ Open list. For a weight w = num / den a node's priority is P = den * g + num * h
 w = 1). ``heads[P, g]`` is the top of a stack (linked through ``link``) of the open nodes with
 that P and g, so nodes are expanded by smallest P, then largest g, then last pushed.
 ``counts[P]`` is the number of nodes stacked at P, stale ones included; a stale node is dropped
-when it reaches the top. Nothing is reopened: a node already expanded keeps its g.
+when it reaches the top. With a consistent heuristic nothing is reopened: a node already
+expanded keeps its g. With pattern databases (not consistent, see below) a position reached
+again by a shorter path is reopened: a new copy goes on the open list, expanded or not.
 
-Lower bound. Every node is expanded with g <= w * (its true distance) (consistent h), so when
-P is the smallest open priority, the first unexpanded node of an optimal path proves
-optimum >= P / num, rounded up to the parity every solution of the start has.
+Lower bound. Every node is expanded with g <= w * (its true distance) (consistent h; with
+reopening, some open node of an optimal path always has its true g), so when P is the smallest
+open priority, optimum >= P / num, rounded up to the parity every solution of the start has.
+
+Heuristics (``mode``, the bits of ``_kernels.bounds``). Manhattan distance and
+linear conflict (``LC``) are updated from the parent's h. The extended modes (walking distance,
+inversion distance, pattern databases, combined by max) first compute the expanded node's
+components from its board (``_components``: walking-table indices found through ``wd_find``,
+see ``heuristics.walking_distance.hashed_indices``; inversion counts; pattern ranks and values,
+direct and mirrored), then each child's value from them with the per-move updates of the IDA*
+kernel, so a child costs what it costs there. Every heuristic but the pattern databases changes
+by exactly one on every move, so it is consistent. A pattern database's value of a placement is
+its least cost over every cell of the blank, so one move can change it by 3, 5 or more (the
+blank passes into a region where the pattern's tiles cost less to bring home): with ``PDB`` in
+the mode the kernel reopens. It checks what it relies on: a parent whose h computed from its
+board differs from the one its priority holds, or (consistent modes) a child whose h differs
+from its parent's by other than one, (``PDB``) by an even amount, stops the search with
+INCONSISTENT.
 
 Blank directions: 0 up, 1 left, 2 right, 3 down, so ``3 - d`` undoes ``d``;
 ``nbr[cell * 4 + d]`` is the cell the blank reaches, or -1.
 
 ``ctl`` holds the scalars between calls: 0 arena nodes, 1 open nodes, 2 current P (no open node
 has a smaller one), 3 current g (no open node at the current P has a larger one), 4 generated,
-5 expanded, 6 lower bound proven, 7 goal node (when FOUND), 8 parity of every solution length.
+5 expanded, 6 lower bound proven, 7 goal node (when FOUND), 8 parity of every solution length,
+9 expanded positions reopened.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .bounds import line_conflicts
+from .bounds import (
+    EXTENDED,
+    H_COL,
+    H_INV_H,
+    H_INV_V,
+    H_MD,
+    H_MSUM,
+    H_PAT,
+    H_ROW,
+    H_SUM,
+    ID,
+    LC_LINES,
+    MIRROR,
+    PDB,
+    WD,
+    line_conflicts,
+    passed_columns,
+    passed_rows,
+    rank_delta,
+)
 from .jit import njit
 
 # Statuses returned by ``astar_slice``.
@@ -45,6 +82,11 @@ SLICE_DONE = 2
 NEW_BOUND = 3
 NEED_NODES = 4
 NEED_BUCKETS = 5
+INCONSISTENT = 6
+
+#: ``mode`` bit of linear conflict, recomputed on the two lines a move changes (the others are
+#: ``_kernels.bounds``' WD, ID, PDB, MIRROR).
+LC = LC_LINES
 
 # ``info`` bits.
 DIRECTION = 7
@@ -126,13 +168,200 @@ def _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis):
 
 
 @njit
-def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
+def _table_index(cells, n, weights, keys, index):
+    """The walking-table index of the board ``cells`` (-1 if its key is not a table's)."""
+    key = np.uint64(0)
+    for c in range(n):
+        key += weights[c * n + cells[c]]
+    j = np.searchsorted(keys, key)
+    if j >= keys.shape[0] or keys[j] != key:
+        return -1
+    return np.int64(index[j])
+
+
+_U1 = np.uint64(1)
+_U2 = np.uint64(2)
+_U4 = np.uint64(4)
+_U56 = np.uint64(56)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@njit(inline=True)
+def _popcount(x):
+    """Number of bits set in the uint64 ``x``."""
+    x = x - ((x >> _U1) & _M1)
+    x = (x & _M2) + ((x >> _U2) & _M2)
+    x = (x + (x >> _U4)) & _M4
+    return np.int64((x * _H01) >> _U56)
+
+
+@njit(inline=True)
+def _bit(i):
+    return _U1 << np.uint64(i)
+
+
+@njit
+def _inversions(cells, n, width, height, goal_cm):
+    """Inversions of the tiles read row by row (tile numbers are in row-major goal order) and
+    read column by column (``goal_cm[tile]``: the tile's goal position in that order): for each
+    tile, the tiles read before it that come after it in the goal, counted in a bit set."""
+    rows = 0
+    cols = 0
+    seen_r = np.uint64(0)
+    seen_c = np.uint64(0)
+    for a in range(n):
+        t = cells[a]
+        if t != 0:
+            rows += _popcount(seen_r >> np.uint64(t))
+            seen_r |= _bit(t)
+        t = cells[(a % height) * width + a // height]
+        if t != 0:
+            k = goal_cm[t]
+            cols += _popcount(seen_c >> np.uint64(k))
+            seen_c |= _bit(k)
+    return rows, cols
+
+
+@njit
+def _pattern_order(pat_of, pidx, n, npat, order, start):
+    """``order[start[p] + i]``: the i-th tile of pattern p; ``start[npat]`` the number of tiles."""
+    start[:] = 0
+    for t in range(1, n):
+        start[pat_of[t] + 1] += 1
+    for p in range(npat):
+        start[p + 1] += start[p]
+    for t in range(1, n):
+        order[start[pat_of[t]] + pidx[t]] = t
+
+
+@njit
+def _pattern_ranks(where, order, start, pmult, mirror, mirrored, ranks):
+    """Fill ``ranks`` with every pattern's rank (see ``_kernels.idastar._rank_delta``): the sum over
+    its tiles of ``pmult[tile] * (cell - earlier tiles of the pattern on lower cells)``, where
+    ``where[tile]`` is the tile's cell, transposed by ``mirror`` if ``mirrored``."""
+    for p in range(ranks.shape[0]):
+        r = 0
+        taken = np.uint64(0)  # the cells of the pattern's earlier tiles
+        for j in range(start[p], start[p + 1]):
+            t = order[j]
+            c = np.int64(mirror[where[t]]) if mirrored else where[t]
+            r += pmult[t] * (c - _popcount(taken & (_bit(c) - _U1)))
+            taken |= _bit(c)
+        ranks[p] = r
+
+
+@njit
+def _pattern_sum(pdb, pat_off, ranks, values):
+    """Look every pattern's rank up; fill ``values`` and return their sum."""
+    total = 0
+    for p in range(ranks.shape[0]):
+        values[p] = pdb[pat_off[p] + ranks[p]]
+        total += values[p]
+    return total
+
+
+@njit
+def _components(mode, cells, n, width, height, md, bnd, wd_find, comp, where, order, start):
+    """Fill ``comp`` (the ``H_*`` columns of ``_kernels.bounds``) with the components of
+    the board ``cells`` and return its heuristic value (-1 if a walking table is not found).
+    ``where`` is scratch; ``order[v]``, ``start[v]`` list the patterns' tiles for the direct
+    (v = 0) and the mirrored lookup (see ``_pattern_order``)."""
+    (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, goal_cm,
+     pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = bnd  # the fields of Bounds, in order
+    npat = (comp.shape[0] - H_PAT) // 4
+    comp[:] = 0
+    manhattan = 0
+    for c in range(n):
+        manhattan += md[c * n + cells[c]]
+    h = manhattan
+    if mode & WD:
+        rw, rkeys, ridx, cw, ckeys, cidx = wd_find
+        ir = _table_index(cells, n, rw, rkeys, ridx)
+        ic = _table_index(cells, n, cw, ckeys, cidx)
+        if ir < 0 or ic < 0:
+            return -1
+        comp[H_ROW] = ir
+        comp[H_COL] = ic
+        h = np.int64(wd_r[ir]) + np.int64(wd_c[ic])
+    comp[H_MD] = h  # the walking distance if used: of the Manhattan distance's parity
+    if mode & ID:
+        iv, ih = _inversions(cells, n, width, height, goal_cm)
+        comp[H_INV_V] = iv
+        comp[H_INV_H] = ih
+        x = id_v[iv] + id_h[ih]
+        h = max(h, x + ((x ^ manhattan) & 1))
+    if mode & PDB:
+        for c in range(n):
+            where[cells[c]] = c
+        _pattern_ranks(where, order[0], start[0], pmult, mirror, False, comp[H_PAT : H_PAT + npat])
+        x = _pattern_sum(pdb, pat_off, comp[H_PAT : H_PAT + npat], comp[H_PAT + npat : H_PAT + 2 * npat])
+        comp[H_SUM] = x
+        h = max(h, x + ((x ^ manhattan) & 1))
+    if mode & MIRROR:
+        base = H_PAT + 2 * npat
+        _pattern_ranks(where, order[1], start[1], mmult, mirror, True, comp[base : base + npat])
+        x = _pattern_sum(pdb, pat_off, comp[base : base + npat], comp[base + npat : base + 2 * npat])
+        comp[H_MSUM] = x
+        h = max(h, x + ((x ^ manhattan) & 1))
+    return h
+
+
+@njit
+def _child_value(mode, cells, ucells, blank, q, n, width, height, md, bnd, comp):
+    """The heuristic value after the tile at ``q`` slides into ``blank``, from the parent's
+    components ``comp``, by the IDA* kernel's per-move updates (``ucells``: the board as uint64)."""
+    (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, goal_cm,
+     pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = bnd  # the fields of Bounds, in order
+    npat = (comp.shape[0] - H_PAT) // 4
+    t = cells[q]
+    vertical = q // width != blank // width
+    if mode & WD:
+        toward = np.int64(q < blank)  # the blank steps up (or left)
+        if vertical:
+            step = np.int64(tr_r[((comp[H_ROW] << 1) + 1 - toward) * height + goal_row[t]])
+        else:
+            step = np.int64(tr_c[((comp[H_COL] << 1) + 1 - toward) * width + goal_col[t]])
+        hc = comp[H_MD] + 2 * (step & 1) - 1
+    else:
+        hc = comp[H_MD] + md[blank * n + t] - md[q * n + t]
+    par = hc  # the Manhattan distance's parity
+    ut = ucells[q]
+    uq = np.uint64(q)
+    ub = np.uint64(blank)
+    if mode & ID:
+        iv = comp[H_INV_V]
+        ih = comp[H_INV_H]
+        if vertical:
+            iv += passed_rows(ucells, ut, uq, ub)
+        else:
+            ih += passed_columns(ucells, goal_cm, width, np.uint64(n), ut, uq, ub)
+        x = id_v[iv] + id_h[ih]
+        hc = max(hc, x + ((x ^ par) & 1))
+    if mode & PDB:
+        p = pat_of[t]
+        rank = comp[H_PAT + p] + rank_delta(ucells, ut, uq, ub, p, pat_of, pidx, pmult, mirror, False)
+        x = comp[H_SUM] - comp[H_PAT + npat + p] + np.int64(pdb[pat_off[p] + rank])
+        hc = max(hc, x + ((x ^ par) & 1))
+    if mode & MIRROR:
+        p = mpat_of[t]
+        rank = comp[H_PAT + 2 * npat + p] + rank_delta(ucells, ut, uq, ub, p, mpat_of, midx, mmult, mirror, True)
+        x = comp[H_MSUM] - comp[H_PAT + 3 * npat + p] + np.int64(pdb[pat_off[p] + rank])
+        hc = max(hc, x + ((x ^ par) & 1))
+    return hc
+
+
+@njit
+def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find, columns,
                 keys, g, parent, info, link, table, heads, counts, ctl, budget):
     """Expand open nodes until the goal is at the top (FOUND), the open list is empty
     (EXHAUSTED), the lower bound rises (NEW_BOUND), the next expansion would pass ``budget``
     more generated nodes (SLICE_DONE), or it needs a larger arena (NEED_NODES) or more buckets
-    (NEED_BUCKETS). A node is expanded only once all its children fit, so every return leaves
-    a consistent state that the next call resumes."""
+    (NEED_BUCKETS); or the heuristic is found not consistent (INCONSISTENT). A node is expanded
+    only once all its children fit, so every return leaves a consistent state that the next
+    call resumes. ``bnd`` (``_kernels.bounds.Bounds``) and ``columns`` are ``heuristics.registry.KernelHeuristic``'s."""
     n = width * height
     nwords = keys.shape[1]
     cap = g.shape[0]
@@ -148,7 +377,21 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
     bound = ctl[6]
     parity = ctl[8]
     stop_at = generated + budget
+    use_lc = (mode & LC) != 0
+    extended = (mode & EXTENDED) != 0
+    reopen = (mode & PDB) != 0
+    reopened = ctl[9]
     cells = np.empty(n, np.int64)
+    ucells = np.empty(n, np.uint64)
+    comp = np.zeros(columns, np.int64)
+    npat = (columns - H_PAT) // 4
+    where = np.zeros(n, np.int64)
+    order = np.zeros((2, n), np.int64)
+    start = np.zeros((2, npat + 1), np.int64)
+    if mode & PDB:
+        _pattern_order(bnd.pat_of, bnd.pidx, n, npat, order[0], start[0])
+    if mode & MIRROR:
+        _pattern_order(bnd.mpat_of, bnd.midx, n, npat, order[1], start[1])
     child_keys = np.empty((4, nwords), np.int64)
     child_h = np.empty(4, np.int64)
     child_d = np.empty(4, np.int64)
@@ -183,6 +426,13 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
             status = FOUND
             break
         blank = _unpack(keys, i, bits, n, cells)
+        if extended:
+            for c in range(n):
+                ucells[c] = cells[c]
+            raw = _components(mode, cells, n, width, height, md, bnd, wd_find, comp, where, order, start)
+            if raw != h:
+                status = INCONSISTENT
+                break
         came = info[i] & DIRECTION
         nc = 0
         for d in range(4):
@@ -190,9 +440,15 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
             if q < 0 or (came != ROOT and d == 3 - came):
                 continue
             tile = cells[q]
-            hc = h + md[blank * n + tile] - md[q * n + tile]
-            if use_lc:
-                hc += 2 * _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis)
+            if extended:
+                hc = _child_value(mode, cells, ucells, blank, q, n, width, height, md, bnd, comp)
+            else:
+                hc = h + md[blank * n + tile] - md[q * n + tile]
+                if use_lc:
+                    hc += 2 * _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis)
+            if (hc != h + 1 and hc != h - 1) if not reopen else ((hc ^ h) & 1) == 0:
+                nc = -1
+                break
             for w in range(nwords):
                 child_keys[nc, w] = keys[i, w]
             _set_cell(child_keys, nc, blank, tile, bits, n)
@@ -200,6 +456,9 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
             child_h[nc] = hc
             child_d[nc] = d
             nc += 1
+        if nc < 0:
+            status = INCONSISTENT
+            break
         if nodes + nc > cap:
             status = NEED_NODES
             break
@@ -235,8 +494,12 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
                     break
                 slot = slot + 1 if slot + 1 < size else 0
             if j >= 0:
-                if gc >= g[j] or info[j] & EXPANDED:
+                if gc >= g[j]:
                     continue
+                if info[j] & EXPANDED:
+                    if not reopen:
+                        continue
+                    reopened += 1
                 info[j] |= STALE
             k = nodes
             nodes += 1
@@ -261,4 +524,5 @@ def astar_slice(home, md, nbr, width, height, use_lc, num, den, bits,
     ctl[4] = generated
     ctl[5] = expanded
     ctl[6] = bound
+    ctl[9] = reopened
     return status

@@ -105,7 +105,7 @@ def rank(cells: list[int], n: int) -> int:
 
 @dataclass(frozen=True)
 class Partition:
-    """A loaded partition: the kernel's arrays (see ``_kernels.idastar``) over one table."""
+    """A loaded partition: the kernels' arrays (see ``_kernels.bounds``) over one table."""
 
     name: str
     groups: tuple[tuple[int, ...], ...]

@@ -18,6 +18,11 @@ old line belongs to ``goal_line`` (-1 if there is no such tile). ``steps()`` giv
 entries as ``2 * index + (1 if the distance grows else 0)``: the search kernel updates the
 index and the distance with that one lookup. For a 4x4 board there are 24,964 tables and the
 largest distance is 35 per direction (70 for the walking distance).
+
+A* starts from a whole board at every node it expands, so it finds a table's index without the
+dictionary: ``hashed_index`` gives every (cell, tile) a random 64-bit weight of its (line, goal
+line) count, so that a table's key, the sum of its board's weights, is a sum over the counts;
+the keys of all reachable tables are checked to be distinct and sorted for a binary search.
 """
 
 from __future__ import annotations
@@ -111,6 +116,53 @@ def walking_tables(height: int, width: int, goal: Goal = "standard") -> tuple[Wa
     if height == width:
         return rows, rows
     return rows, build_walking_table(width, height, blank % width)
+
+
+@dataclass(frozen=True)
+class HashedIndex:
+    """A walking table's index as arrays: the key of a board is ``sum(weights[cell * n + tile])``
+    over its cells (uint64, wrapping), ``keys`` (sorted, distinct) the keys of every table and
+    ``index[i]`` the table whose key is ``keys[i]``."""
+
+    weights: np.ndarray  # uint64, n * n
+    keys: np.ndarray  # uint64
+    index: np.ndarray  # int32
+
+
+@functools.cache
+def hashed_indices(height: int, width: int, goal: Goal = "standard") -> tuple[HashedIndex, HashedIndex]:
+    """The row and the column table's ``HashedIndex`` for ``height x width`` boards and ``goal``."""
+    rows, cols = walking_tables(height, width, goal)
+    n = height * width
+    cells = np.arange(n)
+    lines = (cells // width, cells % width)
+    homes = np.array([goal_cell(t, n, goal) for t in range(n)])
+    goal_lines = (homes // width, homes % width)
+    return (_hashed(rows, lines[0], goal_lines[0]), _hashed(cols, lines[1], goal_lines[1]))
+
+
+def _hashed(table: WalkingTable, line_of: np.ndarray, goal_line: np.ndarray) -> HashedIndex:
+    """Draw weights (seed 0, 1, ...) until the keys of ``table``'s states are distinct."""
+    lines = table.lines
+    states = np.array(list(table.index), dtype=np.int64)
+    count, blank_line = states[:, :-1].astype(np.uint64), states[:, -1]
+    for seed in range(100):
+        rng = np.random.default_rng(seed)
+        w_count = rng.integers(0, 2**64, size=lines * lines, dtype=np.uint64, endpoint=False)
+        w_blank = rng.integers(0, 2**64, size=lines, dtype=np.uint64, endpoint=False)
+        keys = (count * w_count).sum(axis=1, dtype=np.uint64) + w_blank[blank_line]
+        if len(np.unique(keys)) == len(keys):
+            break
+    else:  # pragma: no cover - 100 collisions among fewer than 2**20 random 64-bit keys
+        raise AssertionError("no collision-free walking-table keys")
+    n = len(line_of)
+    weights = np.zeros(n * n, dtype=np.uint64)
+    for cell in range(n):
+        weights[cell * n] = w_blank[line_of[cell]]
+        weights[cell * n + 1 : (cell + 1) * n] = w_count[line_of[cell] * lines + goal_line[1:]]
+    order = np.argsort(keys)
+    index = np.array(list(table.index.values()), dtype=np.int32)
+    return HashedIndex(weights, keys[order], index[order])
 
 
 def occupancy_keys(board: Board, goal: Goal = "standard") -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -3,12 +3,20 @@
 Every position reached is kept, packed into 64-bit words (4 bits per cell up to 16 cells, 5 up
 to 32, 6 up to 64 cells), in a node arena with its g, the move that reached it and its parent,
 so the path is rebuilt by walking back from the goal. A hash table finds repeated positions.
-With a consistent heuristic (Manhattan distance, linear conflict) a position is expanded at
-most once, and with ``weight == 1`` the first goal expanded is optimal.
+Every heuristic of ``heuristics.registry`` is admissible. Manhattan distance, linear conflict,
+walking distance and inversion distance, alone or combined by max, are also consistent: they
+change by exactly one on every move (each component by at most one, rounded up to the parity
+of the Manhattan distance, which every move flips), so a position is expanded at most once.
+Pattern databases are not consistent (a move can change a table's value by 3 or more, see
+``_kernels.astar``): with them a position reached again by a shorter path is expanded again
+(``AStarRun.reopened`` counts it). Either way, with ``weight == 1`` the first goal expanded is
+optimal. Where a heuristic's pattern databases exist only for the other goal convention, A*
+solves the board turned 180 degrees, as IDA* does.
 
-Weighted A* orders the open list by g + w * h and reopens nothing. With a consistent heuristic
-it still expands every node with g <= w * (its true distance), so the solution it returns is at
-most w times the optimum, and at any moment the smallest open g / w + h is a proven lower bound.
+Weighted A* orders the open list by g + w * h and reopens nothing (but with pattern databases).
+With a consistent heuristic (or reopening) it still expands every node with
+g <= w * (its true distance), so the solution it returns is at most w times the optimum, and at
+any moment the smallest open g / w + h is a proven lower bound.
 
 Memory is bounded: the arrays grow by doubling up to ``Limit.max_memory`` (default: 2 GiB or
 half the available memory, whichever is smaller); when the next growth would not fit, the
@@ -27,7 +35,8 @@ import numpy as np
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from ..geometry import geometry, tiles_from_directions
-from ..heuristics.registry import evaluate
+from ..heuristics.registry import KernelHeuristic, auto_heuristic, evaluate, kernel_heuristic, parse
+from .idastar import from_other_goal, other_goal_tables
 from .limits import (
     INTERRUPTED,
     MEMORY_LIMIT,
@@ -42,9 +51,6 @@ from .limits import (
     unfinished,
 )
 from .registry import IterationCallback, Request
-
-#: The lower bounds A* takes.
-HEURISTICS: tuple[str, ...] = ("manhattan", "lc")
 
 #: Largest board A* accepts: 6 bits per cell in the packed positions.
 MAX_CELLS = 64
@@ -75,11 +81,7 @@ def default_max_memory() -> int:
 
 
 def packing(size: int) -> tuple[int, int]:
-    """(bits per cell, 64-bit words per position) for a board of ``size`` cells.
-
-    >>> packing(16), packing(25)
-    ((4, 1), (5, 2))
-    """
+    """(bits per cell, 64-bit words per position) for a board of ``size`` cells."""
     bits = max(4, (size - 1).bit_length())
     per_word = 60 // bits
     return bits, -(-(size - 1) // per_word)
@@ -95,11 +97,7 @@ def pack(tiles: tuple[int, ...], bits: int, words: int) -> np.ndarray:
 
 
 def exact_weight(weight: float) -> Fraction:
-    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio.
-
-    >>> exact_weight(1.5)
-    Fraction(3, 2)
-    """
+    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio."""
     if not isinstance(weight, (int, float)) or not weight >= 1:
         raise ValueError(f"the weight must be a number >= 1, not {weight!r}")
     frac = Fraction(weight).limit_denominator(MAX_WEIGHT_DENOMINATOR)
@@ -195,16 +193,21 @@ class _Arrays:
 
 @dataclass(frozen=True)
 class AStarRun:
-    """A* result with the memory it held: ``nodes`` stored in the arena, ``bytes`` of arrays."""
+    """A* result with the memory it held: ``nodes`` stored in the arena, ``bytes`` of arrays, and
+    ``reopened``: expanded positions reached again by a shorter path and expanded again (only
+    with pattern databases, which are not consistent)."""
 
     solution: Solution
     nodes: int
     bytes: int
+    reopened: int = 0
 
 
 def solve_request(board: Board, request: Request) -> Solution:
-    """``astar`` for a ``search.solve`` request (``auto`` heuristic: linear conflict)."""
-    heuristic = "lc" if request.heuristic == "auto" else request.heuristic
+    """``astar`` for a ``search.solve`` request (``auto`` picks the bound IDA* would)."""
+    heuristic = request.heuristic
+    if heuristic == "auto":
+        heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
     return astar(board, goal=request.goal, heuristic=heuristic, weight=request.weight, limit=request.limit,
                  on_iteration=request.on_iteration)
 
@@ -220,8 +223,10 @@ def astar(
 ) -> Solution:
     """Solve ``board`` by A* (optimal when ``weight == 1``) or weighted A* (f = g + weight * h).
 
-    ``heuristic`` is ``"manhattan"`` or ``"lc"`` (Manhattan plus linear conflict). ``limit``
-    bounds the time, the nodes generated and the memory (bytes). ``on_iteration(iteration,
+    ``heuristic`` is any name ``heuristics.registry`` parses: ``"manhattan"``, ``"lc"``
+    (Manhattan plus linear conflict), ``"wd"``, ``"id"``, ``"pdb:PARTITION"`` or several joined
+    by ``+`` (``"wd+id"``, ``"pdb:6-6-3+wd"``). ``limit`` bounds the time, the nodes generated
+    and the memory (bytes). ``on_iteration(iteration,
     final)`` is called each time the proven lower bound rises. A weighted solution's ``note``
     states its guarantee (length <= weight x optimal) and ``lower_bound`` the bound proven.
     """
@@ -240,8 +245,7 @@ def run_astar(
 ) -> AStarRun:
     """``astar`` with the memory it used (for benchmarks)."""
     check_goal(goal)
-    if heuristic not in HEURISTICS:
-        raise InvalidBoardError(f"unknown heuristic {heuristic!r} for A*: use {', '.join(HEURISTICS)}")
+    heuristic = parse(heuristic).name
     try:
         w = exact_weight(weight)
     except ValueError as e:
@@ -253,6 +257,12 @@ def run_astar(
         )
     board.require_solvable(goal)
     limit = limit or Limit()
+    other = other_goal_tables(board, goal, heuristic)
+    if other is not None:
+        run = run_astar(board.converted(), goal=other, heuristic=heuristic, weight=weight, limit=limit,
+                        on_iteration=on_iteration)
+        return replace(run, solution=from_other_goal(board, goal, other, run.solution))
+    kh = kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
     max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()
     clock = Clock(limit)
     method = "astar" if w == 1 else "weighted-astar"
@@ -262,33 +272,55 @@ def run_astar(
         stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
         sol = solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
         return AStarRun(sol, 1, 0)
-    return _Search(board, goal, heuristic, w, limit, max_memory, clock, stats, on_iteration).run()
+    return _Search(board, goal, kh, w, limit, max_memory, clock, stats, on_iteration).run()
+
+
+def _wd_find(kh: KernelHeuristic) -> tuple[np.ndarray, ...]:
+    """The kernel's ``wd_find`` arrays: the walking tables' hashed indices (placeholders if unused)."""
+    if not kh.spec.wd:
+        u64, i32 = np.zeros(1, np.uint64), np.zeros(1, np.int32)
+        return (u64, u64, i32, u64, u64, i32)
+    from ..heuristics.walking_distance import hashed_indices
+
+    rows, cols = hashed_indices(kh.height, kh.width, kh.goal)
+    return (rows.weights, rows.keys, rows.index, cols.weights, cols.keys, cols.index)
 
 
 class _Search:
     """One A* search: the arrays, the kernel calls in slices, the growth and the reporting."""
 
-    def __init__(self, board: Board, goal: Goal, heuristic: str, weight: Fraction, limit: Limit,
+    def __init__(self, board: Board, goal: Goal, kh: KernelHeuristic, weight: Fraction, limit: Limit,
                  max_memory: int, clock: Clock, stats: Stats,
                  on_iteration: IterationCallback | None) -> None:
-        self.board, self.goal, self.heuristic, self.weight = board, goal, heuristic, weight
+        from .._kernels.astar import LC
+
+        self.board, self.goal, self.heuristic, self.weight = board, goal, kh.spec.name, weight
         self.limit, self.max_memory, self.clock, self.stats = limit, max_memory, clock, stats
         self.on_iteration = on_iteration
         self.method = "astar" if weight == 1 else "weighted-astar"
         self.tables = geometry(board.height, board.width, goal)
-        self.h0 = evaluate(board, goal, heuristic)
+        self.kh = kh
+        self.mode = kh.mode | (LC if kh.spec.lc else 0)
+        self.wd_find = _wd_find(kh)
+        self.h0 = kh.start(board)[1] if kh.spec.extended else evaluate(board, goal, kh.spec.name)
         self.bits, self.words = packing(board.size)
         num = weight.numerator
-        # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity
-        self.ctl = np.array([1, 1, num * self.h0, 0, 0, 0, self.h0, -1, self.h0 & 1], np.int64)
+        # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity, reopened
+        self.ctl = np.array([1, 1, num * self.h0, 0, 0, 0, self.h0, -1, self.h0 & 1, 0], np.int64)
         self.bound = self.h0  # the bound of the iteration under way
         self.mark = (0, 0, 0.0)  # generated, expanded, CPU seconds when it began
         self.arrays: _Arrays | None = None
 
+    @property
+    def a(self) -> _Arrays:
+        """The arrays (once allocated)."""
+        if self.arrays is None:
+            raise AssertionError("A*'s arrays are used before they are allocated")
+        return self.arrays
+
     # -- memory -------------------------------------------------------------------------------
 
-    def _allocate(self) -> _Arrays | None:
-        """The first arrays, holding the root (also kept as ``self.arrays``); None if they do not fit."""
+    def _allocate(self) -> bool:
         from .._kernels.astar import ROOT, rehash
 
         num, den = self.weight.numerator, self.weight.denominator
@@ -297,11 +329,11 @@ class _Search:
         buckets = pmax * gmax * 4 + pmax * 8
         capacity = min(_FIRST_CAPACITY, _Arrays.largest_capacity(self.words, self.max_memory - buckets))
         if capacity < _MIN_CAPACITY:
-            return None
+            return False
         try:
             a = _Arrays.allocate(self.words, capacity, pmax, gmax)
         except MemoryError:
-            return None
+            return False
         a.keys[0] = pack(self.board.tiles, self.bits, self.words)
         a.parent[0] = -1
         a.info[0] = ROOT
@@ -310,9 +342,10 @@ class _Search:
         a.counts[num * self.h0] = 1
         rehash(a.keys, a.info, 1, a.table)
         self.arrays = a
-        return a
+        return True
 
-    def _grow_arena(self, a: _Arrays) -> bool:
+    def _grow_arena(self) -> bool:
+        a = self.a
         budget = self.max_memory - a.bucket_bytes
         capacity = min(2 * a.capacity, _Arrays.largest_capacity(self.words, budget))
         if capacity <= a.capacity:
@@ -323,7 +356,8 @@ class _Search:
             return False
         return True
 
-    def _grow_buckets(self, a: _Arrays) -> bool:
+    def _grow_buckets(self) -> bool:
+        a = self.a
         pmax, gmax = a.heads.shape
         pmax, gmax = 2 * pmax, min(_MAX_G, 2 * gmax)
         if gmax <= int(self.ctl[3]) + 1:  # the next g does not fit in int16
@@ -339,15 +373,22 @@ class _Search:
     # -- the search ---------------------------------------------------------------------------
 
     def run(self) -> AStarRun:
-        from .._kernels.astar import FOUND, NEED_BUCKETS, NEED_NODES, NEW_BOUND, SLICE_DONE, astar_slice
+        from .._kernels.astar import (
+            FOUND,
+            INCONSISTENT,
+            NEED_BUCKETS,
+            NEED_NODES,
+            NEW_BOUND,
+            SLICE_DONE,
+            astar_slice,
+        )
 
-        a = self._allocate()
-        if a is None:
+        if not self._allocate():
             return self._stop(MEMORY_LIMIT)
         t = self.tables
         num, den = self.weight.numerator, self.weight.denominator
         b = self.board
-        use_lc = self.heuristic == "lc"
+        bnd, wd_find, columns = self.kh.bounds, self.wd_find, self.kh.columns
         ctl = self.ctl
         try:
             while True:
@@ -359,23 +400,26 @@ class _Search:
                         budget, capped = max(left, 0), True
                 if self.clock.expired():
                     return self._stop(TIMEOUT)
+                a = self.a
                 status = astar_slice(
-                    t.home, t.md, t.nbr, b.width, b.height, use_lc, num, den, self.bits,
-                    a.keys, a.g, a.parent, a.info, a.link, a.table, a.heads, a.counts, ctl, budget,
+                    self.mode, t.home, t.md, t.nbr, b.width, b.height, num, den, self.bits, bnd, wd_find,
+                    columns, a.keys, a.g, a.parent, a.info, a.link, a.table, a.heads, a.counts, ctl, budget,
                 )
                 if status == FOUND:
-                    return self._found(a, int(ctl[7]))
+                    return self._found(int(ctl[7]))
                 if status == NEW_BOUND:
                     self._record(False)
                 elif status == NEED_NODES:
-                    if not self._grow_arena(a):
+                    if not self._grow_arena():
                         return self._stop(MEMORY_LIMIT)
                 elif status == NEED_BUCKETS:
-                    if not self._grow_buckets(a):
+                    if not self._grow_buckets():
                         return self._stop(MEMORY_LIMIT)
                 elif status == SLICE_DONE:
                     if capped:
                         return self._stop(NODE_LIMIT)
+                elif status == INCONSISTENT:
+                    raise AssertionError(f"heuristic {self.heuristic} changed by more than one on a move")
                 else:
                     raise AssertionError("A* exhausted a solvable position")  # parity check failed
         except KeyboardInterrupt:
@@ -399,7 +443,7 @@ class _Search:
 
     def _result(self, sol: Solution) -> AStarRun:
         nbytes = self.arrays.nbytes if self.arrays is not None else 0
-        return AStarRun(sol, int(self.ctl[0]), nbytes)
+        return AStarRun(sol, int(self.ctl[0]), nbytes, int(self.ctl[9]))
 
     def _stop(self, status: str) -> AStarRun:
         self._record(None)
@@ -416,7 +460,8 @@ class _Search:
                          heuristic=self.heuristic, note=note)
         return self._result(sol)
 
-    def _found(self, a: _Arrays, node: int) -> AStarRun:
+    def _found(self, node: int) -> AStarRun:
+        a = self.a
         dirs = []
         while a.parent[node] >= 0:
             dirs.append(int(a.info[node]) & 7)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -188,16 +189,19 @@ def idastar(
         )
     board.require_solvable(goal)
     limit = limit or Limit()
-    other = _other_goal_tables(board, goal, heuristic)
+    other = other_goal_tables(board, goal, heuristic)
     if other is not None:
-        return _via_other_goal(board, goal, other, heuristic, order, limit, on_iteration, pruning)
+        sol = idastar(board.converted(), goal=other, heuristic=heuristic, order=order, limit=limit,
+                      on_iteration=on_iteration, pruning=pruning)
+        return from_other_goal(board, goal, other, sol)
     kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
     _warm(heuristic, board.height, board.width, goal, pruning)
     return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit), pruning)
 
 
-def _other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
-    """The other goal convention, if the pattern databases exist only for that one."""
+def other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
+    """The other goal convention, if the pattern databases of ``heuristic`` exist only for that
+    one: then a search solves ``board.converted()`` for it and ``from_other_goal`` maps back."""
     from ..heuristics import pattern_db
 
     name = parse(heuristic).pdb
@@ -210,19 +214,19 @@ def _other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
     return other
 
 
-def _via_other_goal(board: Board, goal: Goal, other: Goal, heuristic: str, order: str, limit: Limit,
-                    on_iteration: IterationCallback | None, pruning: str) -> Solution:
-    """Solve the board turned 180 degrees and relabelled (``Board.converted``) for the other
-    goal, whose tables exist; the distance is the same and moves map back tile by tile."""
-    sol = idastar(board.converted(), goal=other, heuristic=heuristic, order=order, limit=limit,
-                  on_iteration=on_iteration, pruning=pruning)
-    note = f"tables of the {other} goal used on the board turned 180 degrees"
+def from_other_goal(board: Board, goal: Goal, other: Goal, sol: Solution) -> Solution:
+    """``sol``, a search's result for ``board`` turned 180 degrees and relabelled
+    (``Board.converted``) for the ``other`` goal, as a result for ``board``: the distance is the
+    same and the moves map back tile by tile. Status, bound, counts and notes are kept."""
+    used = f"tables of the {other} goal used on the board turned 180 degrees"
+    note = f"{sol.note}; {used}" if sol.note else used
     if not sol.solved:
         return unfinished(board, goal, sol.status, sol.lower_bound, stats=sol.stats, method=sol.method,
                           heuristic=sol.heuristic, note=note)
     moves = tuple(board.size - x for x in sol.moves)
-    return solved(board, goal, moves, optimal=sol.optimal, stats=sol.stats, method=sol.method,
+    back = solved(board, goal, moves, optimal=sol.optimal, stats=sol.stats, method=sol.method,
                   heuristic=sol.heuristic, note=note)
+    return replace(back, lower_bound=sol.lower_bound)
 
 
 def _run(
