@@ -14,7 +14,7 @@ from npuzzle.board import goal_cell
 from npuzzle.cli import main
 from npuzzle.heuristics import pattern_db
 from npuzzle.heuristics.registry import auto_heuristic, evaluate
-from npuzzle.instances import benchmark_set
+from npuzzle.instances import benchmark_set, random_board
 from npuzzle.search import solve
 from npuzzle.search.idastar import idastar, optimal_lengths
 
@@ -212,3 +212,15 @@ def test_partition_name_takes_the_heuristic_prefix_or_not():
     assert pattern_db.partition_name("pdb:7-8") == pattern_db.partition_name("7-8") == "7-8"
     key = pattern_db.table_key("4-4", 3, 3, "standard")
     assert pattern_db.table_key(pattern_db.partition_name("pdb:4-4"), 3, 3, "standard") == key
+
+
+@pytest.mark.parametrize("shape, name", [((2, 3), "3-2"), ((3, 2), "3-2"), ((2, 4), "4-3")])
+def test_module_value_is_the_registrys_bound_before_rounding(store, shape, name):
+    """Non-square boards have no mirrored lookup: the registry's bound is the module's sum,
+    rounded up to the Manhattan distance's parity, or the Manhattan distance if larger."""
+    h, w = shape
+    pattern_db.build(name, h, w, "standard", progress=False)
+    for seed in range(40):
+        board = random_board(h, w, seed)
+        direct, md = pattern_db.value(board, "standard", f"pdb:{name}"), board.manhattan()
+        assert evaluate(board, "standard", f"pdb:{name}") == max(md, direct + ((direct ^ md) & 1))

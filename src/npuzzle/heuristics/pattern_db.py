@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import tables as store
-from ..board import Goal, check_goal, check_shape, goal_cell
+from ..board import Board, Goal, check_goal, check_shape, goal_cell
 from ..errors import InvalidBoardError, MissingTableError, NPuzzleError
 
 KIND = "pdb"
@@ -276,3 +276,12 @@ def built(height: int, width: int, goal: Goal) -> list[str]:
     other: Goal = "blank-first" if goal == "standard" else "standard"
     return [name for name in SHIPPED.get((height, width), ())
             if is_built(name, height, width, goal) or is_built(name, height, width, other)]
+
+
+def value(board: Board, goal: Goal = "standard", partition: str = "6-6-3") -> int:
+    """The additive pattern-database bound of ``board`` for the built ``partition`` (the sum
+    of its patterns' entries, direct lookup only; ``MissingTableError`` if it is not built)."""
+    part = load_partition(partition_name(partition), board.height, board.width, goal)
+    at = {tile: cell for cell, tile in enumerate(board.tiles)}
+    return sum(int(part.data[int(part.offsets[i]) + rank([at[t] for t in g], board.size)])
+               for i, g in enumerate(part.groups))
