@@ -17,7 +17,7 @@ import pytest
 
 from npuzzle import Board, present
 from npuzzle.notation import parse_position
-from npuzzle.search.limits import Iteration, Stats, solved, unfinished
+from npuzzle.search.limits import Iteration, Stats, checked_solution, unfinished
 from npuzzle.tables import TableInfo, TableKey
 
 JSON_FIELDS = {"board", "goal", "moves", "letters", "length", "optimal", "status", "lower_bound",
@@ -31,7 +31,8 @@ def stats(generated: int, seconds: float = 0.0125) -> Stats:
 
 def test_solution_text_3x3():
     board = parse_position("1 2 3/4 5 6/0 7 8")
-    solution = solved(board, "standard", (7, 8), optimal=True, stats=stats(5), method="idastar", heuristic="wd+id")
+    solution = checked_solution(board, "standard", (7, 8), optimal=True, stats=stats(5), method="idastar",
+                                heuristic="wd+id")
     assert present.solution_text(solution) == (
         "3x3 board, goal standard:\n"
         "  1 2 3\n"
@@ -46,7 +47,7 @@ def test_solution_text_3x3():
 def test_solution_text_2x3_blank_first_with_note():
     board = parse_position("1 2 3/4 0 5")
     moves = tuple(int(c) for c in "41235432134521")
-    solution = solved(board, "blank-first", moves, optimal=True, stats=stats(101), method="idastar",
+    solution = checked_solution(board, "blank-first", moves, optimal=True, stats=stats(101), method="idastar",
                       heuristic="wd+id", note="a stronger bound: npuzzle tables build pdb:3-2")
     lines = present.solution_text(solution).splitlines()
     assert lines == [
@@ -63,13 +64,14 @@ def test_solution_text_2x3_blank_first_with_note():
 def test_solution_text_3x2_not_optimal_and_already_solved():
     board = parse_position("2 1/0 3/4 5")
     moves = tuple(int(c) for c in "21324523143253412435")
-    solution = solved(board, "standard", moves, optimal=False, stats=stats(393, 1.5), method="astar", heuristic="lc")
+    solution = checked_solution(board, "standard", moves, optimal=False, stats=stats(393, 1.5), method="astar",
+                                heuristic="lc")
     lines = present.solution_text(solution).splitlines()
     assert lines[:4] == ["3x2 board, goal standard:", "  2 1", "  _ 3", "  4 5"]
     assert lines[4] == "Solution: 20 moves, not proven optimal (astar, lc; 393 nodes generated, 1.500 s CPU)"
     assert lines[5:] == ["  tiles pushed: 21324523143253412435", "  letters:      DLURULDDRULURDDLURUL"]
     goal = Board.goal(3, 2)
-    done = solved(goal, "standard", (), optimal=True, stats=stats(1), method="idastar", heuristic="lc")
+    done = checked_solution(goal, "standard", (), optimal=True, stats=stats(1), method="idastar", heuristic="lc")
     assert present.solution_text(done).splitlines()[-2:] == ["  tiles pushed: (none: already solved)",
                                                               "  letters:      (none)"]
 
@@ -99,7 +101,8 @@ def test_status_text(status, text):
 def test_solution_record_fields():
     board = parse_position("2 1/0 3/4 5")
     moves = tuple(int(c) for c in "21324523143253412435")
-    solution = solved(board, "standard", moves, optimal=True, stats=stats(393), method="idastar", heuristic="lc")
+    solution = checked_solution(board, "standard", moves, optimal=True, stats=stats(393), method="idastar",
+                                heuristic="lc")
     record = json.loads(json.dumps(present.solution_record(solution)))
     assert set(record) == JSON_FIELDS
     assert record["board"] == {"height": 3, "width": 2, "tiles": [2, 1, 0, 3, 4, 5]}
@@ -117,34 +120,36 @@ def test_solution_record_fields():
 
 def test_realtime_solution_with_its_report():
     board = parse_position("1 2 3/4 5 6/7 0 8")
-    solution = solved(board, "standard", (8,), optimal=False, stats=Stats(1, 1, 0.002), method="realtime",
-                      heuristic="greedy")
+    solution = checked_solution(board, "standard", (8,), optimal=False, stats=Stats(1, 1, 0.002),
+                                method="realtime-greedy", heuristic="none")
     report = present.report_for(solution)
     assert report is not None and report["moves"] == 1 and report["wasted"] == 0
     assert present.solution_text(solution, report).splitlines()[4:] == [
-        "Solution: 1 moves, not proven optimal (realtime, greedy; 0.002 s CPU)",
+        "Solution: 1 moves, not proven optimal (realtime-greedy; 0.002 s CPU)",
         "  tiles pushed: 8",
         "  letters:      L",
         "1 moves; 0.0370 n^3; 1.000 x the Manhattan distance 1; 0 wasted (raise the Manhattan distance); "
         "Parberry's bound 34",
     ]
     assert present.solution_record(solution, report)["report"] == report
-    idastar = solved(board, "standard", (8,), optimal=True, stats=stats(4), method="idastar", heuristic="lc")
+    idastar = checked_solution(board, "standard", (8,), optimal=True, stats=stats(4), method="idastar", heuristic="lc")
     assert present.report_for(idastar) is None
 
 
 def test_tiles_pushed_in_numbers_above_16_cells():
     board = Board.goal(4, 5).move(15)
-    solution = solved(board, "standard", (15,), optimal=True, stats=stats(3), method="idastar", heuristic="lc")
+    solution = checked_solution(board, "standard", (15,), optimal=True, stats=stats(3), method="idastar",
+                                heuristic="lc")
     text = present.solution_text(solution)
     assert "  tiles pushed: 15\n" in text and "\n  11 12 13 14  _\n  16 17 18 19 15\n" in text
 
 
 def test_large_boards_are_not_drawn_and_not_printable():
     board = Board.goal(21, 21)
-    solution = solved(board, "standard", (), optimal=False, stats=Stats(), method="realtime", heuristic="greedy")
+    solution = checked_solution(board, "standard", (), optimal=False, stats=Stats(), method="realtime-greedy",
+                                heuristic="none")
     assert present.solution_text(solution).splitlines()[:2] == [
-        "21x21 board, goal standard:", "Solution: 0 moves, not proven optimal (realtime, greedy; 0.000 s CPU)"]
+        "21x21 board, goal standard:", "Solution: 0 moves, not proven optimal (realtime-greedy; 0.000 s CPU)"]
     assert present.printable(board, "auto")
     big = Board.goal(501, 501)
     assert not present.printable(big, "auto") and not present.printable(big, "realtime")

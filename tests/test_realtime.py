@@ -36,7 +36,7 @@ def test_small_boards_replayed_by_board_apply(shape, method):
     for seed in range(6):
         board = random_board(*shape, seed)
         sol = realtime_solve(board, method=method)  # replayed by Board.apply inside
-        assert sol.solved and not sol.optimal and sol.method == "realtime" and sol.heuristic == method
+        assert sol.solved and not sol.optimal and sol.method == f"realtime-{method}" and sol.heuristic == "none"
         assert board.apply(sol.moves).is_goal()
         assert sol.length == len(sol.moves) == realtime_count(board, method=method)
 

@@ -85,7 +85,7 @@ def report_for(solution: Solution) -> dict[str, Any] | None:
     """The real-time figures shown with a solved real-time solution (see
     ``search.realtime.realtime_report``), else None. Loads the real-time solver (numpy) when
     there are figures to compute."""
-    if solution.method != "realtime" or not solution.solved:
+    if not solution.method.startswith("realtime") or not solution.solved:
         return None
     from .search.realtime import solution_report
 
@@ -95,8 +95,8 @@ def report_for(solution: Solution) -> dict[str, Any] | None:
 def _how(solution: Solution) -> str:
     """Method, heuristic, nodes (not for real time) and CPU time, as the outcome line ends."""
     st = solution.stats
-    if solution.method == "realtime":
-        return f"{solution.method}, {solution.heuristic}; {st.seconds:.3f} s CPU"
+    if solution.method.startswith("realtime"):
+        return f"{solution.method}; {st.seconds:.3f} s CPU"
     return f"{solution.method}, {solution.heuristic}; {st.generated:,} nodes generated, {st.seconds:.3f} s CPU"
 
 

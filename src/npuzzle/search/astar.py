@@ -47,7 +47,7 @@ from .limits import (
     Limit,
     Solution,
     Stats,
-    solved,
+    checked_solution,
     unfinished,
 )
 from .registry import IterationCallback, Request
@@ -87,7 +87,7 @@ def packing(size: int) -> tuple[int, int]:
     return bits, -(-(size - 1) // per_word)
 
 
-def pack(tiles: tuple[int, ...], bits: int, words: int) -> np.ndarray:
+def pack_board(tiles: tuple[int, ...], bits: int, words: int) -> np.ndarray:
     """The packed form of ``tiles`` (cells 0..n-2; the last is implied), as the kernel keeps it."""
     per_word = 60 // bits
     key = np.zeros(words, np.int64)
@@ -270,7 +270,7 @@ def run_astar(
     if board.is_goal(goal):
         stats.seconds = clock.cpu()
         stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
-        sol = solved(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
+        sol = checked_solution(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
         return AStarRun(sol, 1, 0)
     return _Search(board, goal, kh, w, limit, max_memory, clock, stats, on_iteration).run()
 
@@ -334,7 +334,7 @@ class _Search:
             a = _Arrays.allocate(self.words, capacity, pmax, gmax)
         except MemoryError:
             return False
-        a.keys[0] = pack(self.board.tiles, self.bits, self.words)
+        a.keys[0] = pack_board(self.board.tiles, self.bits, self.words)
         a.parent[0] = -1
         a.info[0] = ROOT
         a.link[0] = -1
@@ -475,6 +475,6 @@ class _Search:
         if self.weight != 1:
             w = f"{float(self.weight):g}"
             note = f"weighted A* with w = {w}: length <= {w} x optimal; every solution needs at least {bound} moves"
-        sol = solved(self.board, self.goal, moves, optimal=optimal, stats=self.stats,
+        sol = checked_solution(self.board, self.goal, moves, optimal=optimal, stats=self.stats,
                      method=self.method, heuristic=self.heuristic, note=note)
         return self._result(replace(sol, lower_bound=min(bound, len(moves))))

@@ -30,7 +30,7 @@ from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, TableFormatError
 from ..geometry import geometry, neighbours
-from .limits import Solution, Stats, solved
+from .limits import Solution, Stats, checked_solution
 
 #: Largest board (in cells) whose whole state space is searched; indices fit in 32 bits.
 MAX_CELLS = 12
@@ -280,7 +280,7 @@ def table_solve(board: Board, goal: Goal = "standard") -> Solution | None:
         return None
     moves, seconds = walked
     stats = Stats(expanded=len(moves), generated=len(moves) + 1, seconds=seconds)
-    return solved(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table")
+    return checked_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table")
 
 
 def happy_count(

@@ -55,7 +55,7 @@ class Automaton:
     max_len: int
     strings: int  # minimal forbidden strings recognised
     cells: int
-    packed: np.ndarray  # uint32: the kernel's form (see ``pack``)
+    packed: np.ndarray  # uint32: the kernel's form (see ``pack_automaton``)
 
     @property
     def stride(self) -> int:
@@ -79,7 +79,7 @@ class Automaton:
         return bits.astype(np.uint8).reshape(-1)
 
 
-def pack(nxt: np.ndarray, bad: np.ndarray, n: int) -> np.ndarray:
+def pack_automaton(nxt: np.ndarray, bad: np.ndarray, n: int) -> np.ndarray:
     """One record of ``4 + ceil(n / 32)`` words per state, so that a move touches one or two
     cache lines: the four next states as offsets of their records, then the bad cells as bits."""
     states = nxt.size // 4
@@ -210,4 +210,4 @@ def _compile(n: int, nbr: np.ndarray, max_len: int, starts: np.ndarray, codes: n
                 fail[child] = int(nxt[fail[state] * 4 + d])
                 nxt[state * 4 + d] = child
                 queue.append(child)
-    return Automaton(max_len, int(starts.size), n, pack(nxt, bad, n))
+    return Automaton(max_len, int(starts.size), n, pack_automaton(nxt, bad, n))

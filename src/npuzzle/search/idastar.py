@@ -34,7 +34,7 @@ from .limits import (
     Limit,
     Solution,
     Stats,
-    solved,
+    checked_solution,
     unfinished,
 )
 from .registry import IterationCallback, Request, check_pruning
@@ -224,7 +224,7 @@ def from_other_goal(board: Board, goal: Goal, other: Goal, sol: Solution) -> Sol
         return unfinished(board, goal, sol.status, sol.lower_bound, stats=sol.stats, method=sol.method,
                           heuristic=sol.heuristic, note=note)
     moves = tuple(board.size - x for x in sol.moves)
-    back = solved(board, goal, moves, optimal=sol.optimal, stats=sol.stats, method=sol.method,
+    back = checked_solution(board, goal, moves, optimal=sol.optimal, stats=sol.stats, method=sol.method,
                   heuristic=sol.heuristic, note=note)
     return replace(back, lower_bound=sol.lower_bound)
 
@@ -242,7 +242,7 @@ def _run(
     from .._kernels.idastar import CTL_DEPTH, CTL_MIN_OVER, FOUND
 
     stats = Stats(generated=1)
-    done = functools.partial(solved, board, goal, stats=stats, method="idastar", heuristic=heuristic)
+    done = functools.partial(checked_solution, board, goal, stats=stats, method="idastar", heuristic=heuristic)
     stopped = functools.partial(unfinished, board, goal, stats=stats, method="idastar", heuristic=heuristic)
     if board.is_goal(goal):
         stats.seconds = clock.cpu()

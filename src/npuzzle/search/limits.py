@@ -115,7 +115,7 @@ class VerificationError(NPuzzleError, AssertionError):
     """A solver produced moves that do not solve the board: a bug, never a user error."""
 
 
-def verified(board: Board, moves: tuple[int, ...], goal: Goal) -> str:
+def replayed_letters(board: Board, moves: tuple[int, ...], goal: Goal) -> str:
     """Replay ``moves`` from ``board``; return them as letters if they reach the goal, else raise."""
     try:
         end = board.apply(moves)
@@ -127,7 +127,7 @@ def verified(board: Board, moves: tuple[int, ...], goal: Goal) -> str:
     return letters
 
 
-def solved(
+def checked_solution(
     board: Board,
     goal: Goal,
     moves: tuple[int, ...],
@@ -139,7 +139,7 @@ def solved(
     note: str = "",
 ) -> Solution:
     """A ``Solution`` for moves that are replayed and checked first."""
-    letters = verified(board, moves, goal)
+    letters = replayed_letters(board, moves, goal)
     return Solution(
         board, goal, moves, letters, len(moves), optimal, SOLVED,
         len(moves) if optimal else 0, stats, method, heuristic, note,

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from .limits import TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, solved, unfinished
+from .limits import TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, checked_solution, unfinished
 from .registry import Request, check_realtime_method
 
 #: Each method's number in the kernel.
@@ -282,8 +282,8 @@ def realtime_solve(
     while not m.finished:
         if clock.expired():
             stats = Stats(seconds=clock.cpu())
-            return unfinished(board, goal, TIMEOUT, board.manhattan(goal), stats=stats, method="realtime",
-                              heuristic=method)
+            return unfinished(board, goal, TIMEOUT, board.manhattan(goal), stats=stats, method=f"realtime-{method}",
+                              heuristic="none")
         dirs = np.zeros(CHUNK, dtype=np.uint8)
         tiles = np.zeros(CHUNK, dtype=np.int64)
         done = m.run(CHUNK, 2, dirs, tiles)
@@ -295,11 +295,13 @@ def realtime_solve(
     stats = Stats(expanded=len(moves), generated=len(moves), seconds=clock.cpu())
     note = f"{len(moves)} moves, Manhattan distance {board.manhattan(goal)}"
     if board.size <= PY_REPLAY_CELLS:
-        return solved(board, goal, moves, optimal=False, stats=stats, method="realtime", heuristic=method, note=note)
+        return checked_solution(board, goal, moves, optimal=False, stats=stats, method=f"realtime-{method}",
+                                heuristic="none", note=note)
     dirs = directions_of(board, moves)
     replay_directions(board, dirs, goal=goal)
     letters = "".join(_LETTER_OF_BLANK_STEP[d] for d in dirs.tolist())
-    return Solution(board, goal, moves, letters, len(moves), False, "solved", 0, stats, "realtime", method, note)
+    return Solution(board, goal, moves, letters, len(moves), False, "solved", 0, stats, f"realtime-{method}", "none",
+                    note)
 
 
 def realtime_report(
