@@ -4,8 +4,10 @@ Each iteration explores every path whose f stays within the threshold; the next 
 smallest f that exceeded it, rounded up to the parity every solution of the position has (the
 parity of its Manhattan distance), so thresholds rise by 2. The first solution found is optimal.
 
-The work is done by ``_kernels.idastar`` (one kernel per heuristic); this module checks inputs, builds the
-tables, runs the kernel in slices (so time limits and Ctrl-C stop it cleanly) and reports.
+The work is done by ``_kernels.idastar`` (one kernel per combination of bounds and pruning); this
+module checks inputs, gathers the kernel's named arguments (``shape_arrays``, the heuristic's
+``Lines`` and ``Bounds``, the automaton), runs the kernel in slices (so time limits and Ctrl-C
+stop it cleanly) and reports.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from .limits import (
 from .registry import IterationCallback, Request, check_pruning
 
 if TYPE_CHECKING:
-    from .._kernels.idastar import Shape
+    from .._kernels.idastar import Shape, Stack
 
 #: Largest board IDA* accepts (its tables grow as the square of the cell count).
 MAX_CELLS = 256
@@ -226,7 +227,7 @@ def from_other_goal(board: Board, goal: Goal, other: Goal, sol: Solution) -> Sol
     moves = tuple(board.size - x for x in sol.moves)
     back = checked_solution(board, goal, moves, optimal=sol.optimal, stats=sol.stats, method=sol.method,
                   heuristic=sol.heuristic, note=note)
-    return replace(back, lower_bound=sol.lower_bound)
+    return dataclasses.replace(back, lower_bound=sol.lower_bound)
 
 
 def _run(
@@ -298,7 +299,8 @@ class _Search:
         if lt.mode == LC_TABLES:
             line_keys(self.cells, self.lines, board.size, self.shape.row_of, self.shape.col_of)
 
-    def iterate(self, bound: int, limit: Limit, clock: Clock, stats: Stats) -> tuple[int, str | None, Any, Any]:
+    def iterate(self, bound: int, limit: Limit, clock: Clock,
+                stats: Stats) -> tuple[int, str | None, Stack, np.ndarray]:
         """Run the iteration with threshold ``bound`` in slices until it ends or a limit stops
         it; record it in ``stats``. Returns the kernel's status, the stop (or None), the stack
         and ``ctl``."""
