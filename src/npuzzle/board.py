@@ -78,12 +78,21 @@ def check_goal(goal: str) -> Goal:
     return goal  # type: ignore[return-value]
 
 
+#: The most cells of a board: 2048x2048 (4,194,304), room for the real-time solver's millions of
+#: tiles (1000x1000) while a board's tuple of tiles still fits in memory.
+MAX_CELLS = 1 << 22
+
+
 def check_shape(height: int, width: int) -> None:
-    """Raise ``InvalidBoardError`` unless ``height x width`` is a board shape (both at least 2)."""
+    """Raise ``InvalidBoardError`` unless ``height x width`` is a board shape (both at least 2,
+    at most ``MAX_CELLS`` cells)."""
     if not isinstance(height, int) or not isinstance(width, int):
         raise InvalidBoardError("height and width must be integers")
     if height < 2 or width < 2:
         raise InvalidBoardError(f"a board needs at least 2 rows and 2 columns, not {height}x{width}")
+    if height * width > MAX_CELLS:
+        raise InvalidBoardError(
+            f"a {height}x{width} board has too many cells: at most {MAX_CELLS:,} (e.g. 2048x2048)")
 
 
 def goal_cell(tile: int, size: int, goal: Goal = "standard") -> int:

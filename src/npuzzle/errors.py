@@ -6,6 +6,19 @@ A search that reaches a limit is *not* an error: it returns a ``Solution`` whose
 
 from __future__ import annotations
 
+#: The most characters of someone's input a message quotes (longer input is cut, with "...").
+QUOTE_LIMIT = 40
+
+
+def quote_input(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as messages show it: repr-quoted, cut to ``limit`` characters with ``...``.
+
+    >>> quote_input("x" * 5000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"
+    """
+    shown = text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
+    return repr(shown)
+
 
 class NPuzzleError(Exception):
     """Base class of every error npuzzle raises on purpose."""

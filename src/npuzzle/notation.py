@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from .board import Board, Direction
+from .board import Board, Direction, check_shape
 from .errors import IllegalMoveError, InvalidBoardError
 
 NOTATIONS: tuple[str, ...] = ("rows", "list", "hex", "grid")
@@ -65,6 +65,7 @@ def parse_shape(text: str) -> tuple[int, int]:
     h, w = int(m.group(1)), int(m.group(2))
     if h < 2 or w < 2:
         raise InvalidBoardError(f"bad shape {_quote(text)}: a board needs at least 2 rows and 2 columns")
+    check_shape(h, w)
     return h, w
 
 

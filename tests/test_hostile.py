@@ -1,0 +1,73 @@
+"""Hostile input (issue 18): every bad number, id list, position, output or input file gives
+an exit status and one line naming the problem, never a traceback, and loses nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from npuzzle.cli import main
+
+P = "1 2 3/4 5 6/7 0 8"
+
+
+def fails(capsys, status: int, *argv: str) -> str:
+    """Run the CLI, expect ``status`` and one line of error (after argparse's usage, for status
+    2); return that line."""
+    try:
+        code = main(list(argv))
+    except SystemExit as e:  # argparse's usage errors
+        code = e.code
+    assert code == status
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    lines = captured.err.splitlines()
+    if status == 2:  # argparse prints the usage first, then one error line
+        assert lines and lines[0].startswith("usage:")
+        lines = [ln for ln in lines if ln.startswith("npuzzle")]
+    assert len(lines) == 1, captured.err
+    assert len(lines[0]) < 300
+    return lines[0]
+
+
+# -- item 1: numbers from the command line -------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["solve", P, "--weight", "inf"], "finite"),
+    (["solve", P, "--weight", "1e400"], "finite"),
+    (["solve", P, "--weight", "nan"], "finite"),
+    (["solve", P, "--weight", "1e308"], "from 1 to 1000"),
+    (["solve", P, "--weight", "0.5"], "from 1 to 1000"),
+    (["solve", P, "--method", "astar", "--max-memory", "inf"], "finite"),
+    (["solve", P, "--method", "astar", "--max-memory", "1e30"], "1 EiB"),
+    (["solve", "159d26ae37bf48c0", "--heuristic", "manhattan", "--timeout", "nan"], "finite"),
+    (["solve", P, "--timeout", "inf"], "finite"),
+    (["solve", P, "--timeout=-1"], "positive"),
+    (["solve", P, "--max-nodes", "9" * 5000], "not a whole number"),
+    (["scramble", "--seed=-1"], "0 to 2**63-1"),
+    (["scramble", "--seed", str(1 << 63)], "0 to 2**63-1"),
+    (["stats", "sample", "--shape", "3x3", "--seed=-3"], "0 to 2**63-1"),
+    (["scramble", "--shape", "99999x99999"], "at most 4,194,304"),
+    (["scramble", "--shape", "2x999999999"], "at most 4,194,304"),
+])
+def test_bad_numbers_are_usage_errors(capsys, argv, words):
+    line = fails(capsys, 2, *argv)
+    assert words in line
+    assert len(line) < 200
+
+
+def test_good_numbers_still_work(capsys):
+    assert main(["solve", P, "--method", "astar", "--weight", "1.5", "--timeout", "30",
+                 "--max-memory", "64M", "--json"]) == 0
+    assert main(["scramble", "--seed", str((1 << 63) - 1), "--shape", "3x3"]) == 0
+    assert main(["scramble", "--seed", "0", "--shape", "1000x1000", "--notation", "list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out[-1].split()) == 1_000_000
+
+
+def test_library_limits_refuse_nan():
+    from npuzzle.search.limits import Limit
+
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError, match="finite"):
+            Limit(timeout=bad)
