@@ -71,3 +71,30 @@ def test_library_limits_refuse_nan():
     for bad in (float("nan"), float("inf"), -1.0):
         with pytest.raises(ValueError, match="finite"):
             Limit(timeout=bad)
+
+
+# -- item 2: benchmark ids -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ids, words", [
+    ("5-1", "reversed: write 1-5"),
+    (",", "no instance id given"),
+    ("", "no instance id given"),
+    ("1-999999999999", "no instance 999999999999 (ids are 1 to 100)"),
+    ("0", "no instance 0"),
+    ("x" * 5000, "is not an instance id"),
+    ("3-", "is not an instance id"),
+])
+def test_bad_benchmark_ids(capsys, ids, words):
+    line = fails(capsys, 1, "bench", "korf100", "--ids", ids)
+    assert line.startswith("npuzzle bench: bad --ids ")
+    assert words in line
+
+
+def test_benchmark_ids_library():
+    from npuzzle import benchmark
+
+    assert benchmark.parse_ids("1-3, 7,", "korf100") == [1, 2, 3, 7]
+    assert benchmark.parse_ids(None) is None
+    with pytest.raises(ValueError, match="korf50 has no instance 51"):
+        benchmark.parse_ids("51", "korf50")
