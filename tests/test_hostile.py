@@ -98,3 +98,60 @@ def test_benchmark_ids_library():
     assert benchmark.parse_ids(None) is None
     with pytest.raises(ValueError, match="korf50 has no instance 51"):
         benchmark.parse_ids("51", "korf50")
+
+
+# -- item 3: Python's integer-string limit, and short excerpts of bad input ----------------------
+
+
+def test_4301_zeros_are_a_message(capsys):
+    line = fails(capsys, 1, "check", "0" * 4301)
+    assert "cannot tell the shape" in line and "..." in line
+
+
+def test_huge_numbers_in_positions_and_moves():
+    from npuzzle.errors import NPuzzleError
+    from npuzzle.notation import parse_moves, parse_position
+
+    assert parse_position("0" * 5000 + "1 2 3 0").tiles == (1, 2, 3, 0)
+    with pytest.raises(NPuzzleError, match="out of range"):
+        parse_position("9" * 5000 + " 1 2 0")
+    assert parse_moves("0" * 5000 + "3 4") == [3, 4]
+
+
+LONG = "x" * 5000
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", LONG],
+    ["check", "1 2 3/4 5 6/7 0 " + LONG],
+    ["check", "1 2 3/4 5 6/7 0 8" + "9" * 5000],
+    ["check", "abc" + LONG],
+    ["check", "--shape", "2x2", "12" + LONG],
+    ["solve", "--heuristic", LONG, P],
+    ["solve", "--heuristic", "wd+" + LONG, P],
+    ["stats", "bfs", "2x3", "--blank-cell", LONG],
+    ["scramble", "--shape", LONG],
+    ["solve", P, "--timeout", LONG],
+    ["solve", P, "--max-memory", LONG],
+    ["bench", "korf100", "--ids", "1-" + LONG],
+])
+def test_long_bad_input_is_quoted_short(capsys, argv):
+    try:
+        main(argv)
+    except SystemExit:
+        pass
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    line = [ln for ln in captured.err.splitlines() if ln.startswith("npuzzle")]
+    assert len(line) == 1 and len(line[0]) < 300, line
+    assert "x" * 41 not in line[0] and "9" * 41 not in line[0]
+
+
+def test_library_messages_are_short():
+    from npuzzle import Board
+    from npuzzle.errors import NPuzzleError
+
+    for bad in (("x" * 5000, 1, 2, 0), (10 ** 5000, 1, 2, 0)):
+        with pytest.raises(NPuzzleError) as e:
+            Board(2, 2, bad)
+        assert len(str(e.value)) < 100

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .board import Board, Direction, check_shape
-from .errors import IllegalMoveError, InvalidBoardError
+from .errors import QUOTE_LIMIT, IllegalMoveError, InvalidBoardError, quote_input
 
 NOTATIONS: tuple[str, ...] = ("rows", "list", "hex", "grid")
 HEX_DIGITS = "0123456789abcdef"
@@ -34,10 +34,9 @@ _SHAPE = re.compile(r"^\s*0*(\d{1,9})\s*[xX×*]\s*0*(\d{1,9})\s*$")
 _MAX_DIGITS = 18  # no board has 10**18 cells
 
 
-def _quote(text: str, limit: int = 80) -> str:
-    """The input as shown in messages: repr-quoted, shortened when long."""
-    shown = text if len(text) <= limit else text[: limit - 3] + "..."
-    return repr(shown)
+def _quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """The input as shown in messages: repr-quoted, cut to a short excerpt when long."""
+    return quote_input(text, limit)
 
 
 def _fail(problem: str, text: str) -> InvalidBoardError:
@@ -48,6 +47,12 @@ def _too_big(token: str) -> bool:
     """Whether a run of digits is beyond any tile number (and beyond what ``int()`` reads:
     Python refuses strings of more than 4300 digits with a bare ``ValueError``)."""
     return len(token.lstrip("0")) > _MAX_DIGITS
+
+
+def _number(token: str) -> int:
+    """A run of ASCII digits that is not ``_too_big``, as an int (leading zeros dropped first, so
+    ``int()``'s 4300-digit limit is never reached)."""
+    return int(token.lstrip("0") or "0")
 
 
 # -- shapes -----------------------------------------------------------------------------------
@@ -171,11 +176,11 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
                 continue
             if not token.isdigit() or not token.isascii():
                 bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
-                where = f" in {token!r}" if len(token) > 1 and token != text.strip() else ""
+                where = f" in {_quote(token, 24)}" if len(token) > 1 and token != text.strip() else ""
                 raise _fail(f"bad character {bad!r}{where} (tiles are whole numbers, 0 = blank)", text)
             if _too_big(token):
                 raise _fail(f"tile {_quote(token, 24)} is out of range", text)
-            row.append(int(token))
+            row.append(_number(token))
         rows.append(row)
     if not rows:
         raise _fail("empty position: nothing to read", text)
@@ -347,7 +352,7 @@ def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direc
             raise IllegalMoveError(
                 f"bad move {_quote(token, 24)} in {_quote(text)}: give tile numbers or the letters U, D, L, R"
             )
-        tiles.append(int(token))
+        tiles.append(_number(token))
     return tiles
 
 

@@ -165,7 +165,8 @@ def cell_arg(text: str) -> tuple[int, int]:
     try:
         r, c = (int(x) for x in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a cell: use ROW,COLUMN counted from 0, e.g. 1,1") from None
+        raise argparse.ArgumentTypeError(
+            f"{quote_input(text)} is not a cell: use ROW,COLUMN counted from 0, e.g. 1,1") from None
     return r, c
 
 
