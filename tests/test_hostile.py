@@ -3,6 +3,10 @@ an exit status and one line naming the problem, never a traceback, and loses not
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from npuzzle.cli import main
@@ -155,3 +159,59 @@ def test_library_messages_are_short():
         with pytest.raises(NPuzzleError) as e:
             Board(2, 2, bad)
         assert len(str(e.value)) < 100
+
+
+# -- item 4: writing output ----------------------------------------------------------------------
+
+full_disk = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+
+
+@full_disk
+def test_moves_out_on_a_full_disk(capsys):
+    line = fails(capsys, 1, "solve", P, "--moves-out", "/dev/full")
+    assert line == "npuzzle solve: cannot write '/dev/full': No space left on device (the disk is full)"
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+def test_moves_out_to_a_file_that_takes_no_writes(capsys):
+    line = fails(capsys, 1, "solve", P, "--moves-out", "/proc/self/status")
+    assert line.startswith("npuzzle solve: cannot write '/proc/self/status': ")
+
+
+def test_moves_out_in_a_missing_folder(capsys, tmp_path):
+    line = fails(capsys, 1, "solve", P, "--moves-out", str(tmp_path / "no" / "moves.txt"))
+    assert "No such file or directory" in line
+
+
+@full_disk
+@pytest.mark.parametrize("argv", [["solve", P], ["check", P], ["solve", P, "--moves-out", "-"],
+                                  ["scramble", "--shape", "100x100"]])
+def test_standard_output_on_a_full_disk(argv):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "npuzzle", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"npuzzle {argv[0]}: cannot write the standard output: No space left on device (the disk is full)"]
+
+
+def test_count_only_with_moves_out_is_refused_and_keeps_the_file(capsys, tmp_path):
+    keep = tmp_path / "keep.txt"
+    keep.write_text("precious\n")
+    line = fails(capsys, 2, "solve", P, "--count-only", "--moves-out", str(keep))
+    assert "not allowed with" in line
+    assert keep.read_text() == "precious\n"
+
+
+def test_moves_out_keeps_the_file_when_nothing_is_solved(capsys, tmp_path):
+    keep = tmp_path / "keep.txt"
+    keep.write_text("precious\n")
+    fails(capsys, 1, "solve", "1 2 3/4 5 6/8 7 0", "--moves-out", str(keep))
+    assert keep.read_text() == "precious\n"
+    fails(capsys, 1, "solve", P, P, "--moves-out", str(keep))
+    assert keep.read_text() == "precious\n"
+    assert main(["solve", P, "--moves-out", str(keep)]) == 0
+    assert keep.read_text() == "L\n"
+    fresh = tmp_path / "fresh.txt"
+    fails(capsys, 1, "solve", "1 2 3/4 5 6/8 7 0", "--moves-out", str(fresh))
+    assert not fresh.exists()
