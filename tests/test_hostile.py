@@ -215,3 +215,44 @@ def test_moves_out_keeps_the_file_when_nothing_is_solved(capsys, tmp_path):
     fresh = tmp_path / "fresh.txt"
     fails(capsys, 1, "solve", "1 2 3/4 5 6/8 7 0", "--moves-out", str(fresh))
     assert not fresh.exists()
+
+
+# -- item 5: input files are read with bounds ----------------------------------------------------
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_file_without_end_is_refused(capsys):
+    line = fails(capsys, 1, "check", "--file", "/dev/zero")
+    assert line == "npuzzle check: /dev/zero:1: a line longer than 64 MiB is no position"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_stdin_without_end_is_refused():
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run([sys.executable, "-m", "npuzzle", "check", "-f", "-"], stdin=zero,
+                              capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == ["npuzzle check: <stdin>:1: a line longer than 64 MiB is no position"]
+
+
+def test_file_and_line_limits(capsys, tmp_path, monkeypatch):
+    from npuzzle import notation
+
+    monkeypatch.setattr(notation, "MAX_LINE_BYTES", 40)
+    monkeypatch.setattr(notation, "MAX_INPUT_BYTES", 200)
+    monkeypatch.setattr(notation, "_CHUNK", 16)
+    good = tmp_path / "good.txt"
+    good.write_text("1 2 3/4 5 6/7 0 8\n" * 5 + "# a comment\n")
+    assert main(["check", "--file", str(good)]) == 0
+    long_line = tmp_path / "long.txt"
+    long_line.write_text("1 2 3/4 5 6/7 0 8\n" + "1 2 3/4 5 6/7 0 8 " * 3 + "\n")
+    assert fails(capsys, 1, "check", "--file", str(long_line)).endswith(
+        f"{long_line}:2: a line longer than 40 bytes is no position")
+    big = tmp_path / "big.txt"
+    big.write_text("1 2 3/4 5 6/7 0 8\n" * 12)
+    assert "more than 200 bytes of positions" in fails(capsys, 1, "check", "--file", str(big))
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe1 2 3 0\n")
+    assert "not UTF-8 text" in fails(capsys, 1, "check", "--file", str(bad))
+    assert "Is a directory" in fails(capsys, 1, "check", "--file", str(tmp_path))

@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from .board import Board, Direction, check_shape
 from .errors import QUOTE_LIMIT, IllegalMoveError, InvalidBoardError, quote_input
@@ -301,15 +302,55 @@ def format_lines(boards: Sequence[Board], notation: str = "rows") -> str:
     return "".join(format_position(b, notation) + "\n" for b in boards)
 
 
+#: The longest line of positions read: 64 MiB (a 2048x2048 board, the largest, takes at most
+#: 34 MB as one line of numbers).
+MAX_LINE_BYTES = 1 << 26
+#: The most input of positions read from one file or stdin: 256 MiB.
+MAX_INPUT_BYTES = 1 << 28
+_CHUNK = 1 << 20
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes >> 20} MiB" if nbytes >= 1 << 20 else f"{nbytes} bytes"
+
+
+def read_bounded(stream: BinaryIO, source: str) -> str:
+    """The UTF-8 text of ``stream``, read in chunks and refused (``InvalidBoardError`` naming
+    ``source`` and the limit) as soon as it passes ``MAX_INPUT_BYTES`` or a line passes
+    ``MAX_LINE_BYTES``, so ``/dev/zero`` or a huge file is never read whole."""
+    chunks: list[bytes] = []
+    total = line = newlines = 0
+    while chunk := stream.read(_CHUNK):
+        total += len(chunk)
+        if total > MAX_INPUT_BYTES:
+            raise InvalidBoardError(f"{source}: more than {_size(MAX_INPUT_BYTES)} of positions; "
+                                    "split the input into smaller files")
+        first = chunk.find(b"\n")
+        line += len(chunk) if first < 0 else first  # lines inside a chunk are shorter than the limit
+        if line > MAX_LINE_BYTES:
+            raise InvalidBoardError(f"{source}:{newlines + 1}: a line longer than {_size(MAX_LINE_BYTES)} "
+                                    "is no position")
+        if first >= 0:
+            newlines += chunk.count(b"\n")
+            line = len(chunk) - chunk.rfind(b"\n") - 1
+        chunks.append(chunk)
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidBoardError(f"cannot read {source}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
 def read_positions(path: str | Path, shape: tuple[int, int] | None = None) -> list[Board]:
-    """Read a file of positions (``-`` is not handled here; the CLI reads stdin itself)."""
+    """Read a file of positions (``-`` is not handled here; the CLI reads stdin itself), at most
+    ``MAX_INPUT_BYTES`` with lines of at most ``MAX_LINE_BYTES``."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as stream:
+            text = read_bounded(stream, str(p))
     except FileNotFoundError:
         raise InvalidBoardError(f"no such file: {str(p)!r}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidBoardError(f"cannot read {str(p)!r}: {e}") from None
+    except OSError as e:
+        raise InvalidBoardError(f"cannot read {str(p)!r}: {e.strerror or e}") from None
     boards = parse_lines(text, shape, source=str(p))
     if not boards:
         raise InvalidBoardError(f"{str(p)!r} holds no position (only blank lines and comments)")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from ..board import GOALS, Board
 from ..errors import NPuzzleError, quote_input
-from ..notation import parse_lines, parse_position, parse_shape, position_texts, read_positions
+from ..notation import parse_lines, parse_position, parse_shape, position_texts, read_bounded, read_positions
 from ..search import METHODS, PRUNING
 from ..search.limits import MAX_WEIGHT
 
@@ -191,7 +191,8 @@ def add_positions(p: argparse.ArgumentParser) -> None:
     """POSITION arguments, ``--file``, ``--shape`` and ``--goal``: what ``read_boards`` reads."""
     p.add_argument("positions", nargs="*", metavar="POSITION", help="positions to read (see notation below)")
     p.add_argument("--file", "-f", action="append", default=[], metavar="FILE",
-                   help="read positions from FILE, one a line, '#' starts a comment ('-' = stdin)")
+                   help="read positions from FILE, one a line, '#' starts a comment ('-' = stdin); "
+                   "at most 256 MiB, lines of at most 64 MiB")
     add_shape(p)
     add_goal(p)
 
@@ -224,7 +225,8 @@ def read_boards(args: argparse.Namespace) -> list[Board]:
     boards = [parse_position(text, args.shape) for text in position_texts(args.positions)]
     for path in args.file:
         if path == "-":
-            boards.extend(parse_lines(sys.stdin.read(), args.shape, source="<stdin>"))
+            text = read_bounded(sys.stdin.buffer, "<stdin>")
+            boards.extend(parse_lines(text, args.shape, source="<stdin>"))
         else:
             boards.extend(read_positions(path, args.shape))
     if not boards:
