@@ -256,3 +256,8 @@ def test_file_and_line_limits(capsys, tmp_path, monkeypatch):
     bad.write_bytes(b"\xff\xfe1 2 3 0\n")
     assert "not UTF-8 text" in fails(capsys, 1, "check", "--file", str(bad))
     assert "Is a directory" in fails(capsys, 1, "check", "--file", str(tmp_path))
+
+
+def test_whole_numbers_read_as_before(capsys):
+    assert main(["scramble", "--shape", "3x3", "--count", "1_0", "--seed", "+7"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 10

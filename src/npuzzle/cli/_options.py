@@ -88,7 +88,7 @@ def shape_arg(text: str) -> tuple[int, int]:
 def _whole(text: str, low: int, high: int, what: str, span: str = "") -> int:
     """``text`` as a whole number in ``low..high``, or a usage error naming the range."""
     t = text.strip()
-    if len(t) > _MAX_NUMBER_TEXT or not re.fullmatch(r"[+-]?\d+", t):
+    if len(t) > _MAX_NUMBER_TEXT or not re.fullmatch(r"[+-]?\d+(_\d+)*", t):
         raise argparse.ArgumentTypeError(f"{quote_input(text)} is not a whole number")
     value = int(t)
     if not low <= value <= high:
