@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from strategies import boards, checked, walks
 
 from npuzzle import Board, Direction, IllegalMoveError, InvalidBoardError, UnsolvableError
+from npuzzle.errors import quote_input
 from npuzzle.notation import (
     format_knuth,
     format_lines,
@@ -26,8 +27,8 @@ from npuzzle.notation import (
 
 
 def quoted(text: str) -> str:
-    """The input as error messages quote it: repr, cut to 80 characters."""
-    return repr(text if len(text) <= 80 else text[:77] + "...")
+    """The input as error messages quote it: repr, cut to ``QUOTE_LIMIT`` (40) characters."""
+    return quote_input(text)
 
 
 # -- round trips ------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .instances import Instance, benchmark_set
+from .errors import quote_input
+from .instances import BENCHMARK_SETS, Instance, benchmark_set
 from .search.limits import Limit, Solution
 
 
@@ -42,19 +43,47 @@ def counts_korf_nodes(method: str, heuristic: str, pruning: str) -> bool:
     return method == "idastar" and heuristic == "manhattan" and pruning in ("auto", "parent")
 
 
-def parse_ids(text: str | None) -> list[int] | None:
-    """``"1-10,12"`` -> ``[1, ..., 10, 12]``; ``None`` means all."""
-    if not text:
+def highest_id(name: str | None = None) -> int:
+    """The largest instance id of the set ``name`` (of any set when ``None``)."""
+    names = [name] if name is not None else list(BENCHMARK_SETS)
+    return max(inst.id for n in names for inst in benchmark_set(n))
+
+
+def parse_ids(text: str | None, name: str | None = None) -> list[int] | None:
+    """``"1-10,12"`` -> ``[1, ..., 10, 12]``; ``None`` means all.
+
+    ``ValueError`` naming the problem (quoting at most a short excerpt) for an empty list, a part
+    that is not a number or a range ``LOW-HIGH``, a reversed range, or an id outside 1..the
+    highest id of the set ``name`` (of any set when ``None``), checked before a range is made.
+    """
+    if text is None:
         return None
+    parts = [part.strip() for part in text.split(",")]
+    if not any(parts):
+        raise ValueError("no instance id given: write e.g. 1-10,12")
+    highest = highest_id(name)
     ids: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        if "-" in part:
-            lo, hi = part.split("-", 1)
-            ids.extend(range(int(lo), int(hi) + 1))
-        elif part:
-            ids.append(int(part))
+    for part in filter(None, parts):
+        lo_text, dash, hi_text = part.partition("-")
+        lo, hi = _id(lo_text, highest, name), _id(hi_text, highest, name) if dash else None
+        if hi is None:
+            ids.append(lo)
+        elif hi < lo:
+            raise ValueError(f"the range {quote_input(part)} is reversed: write {hi}-{lo}")
+        else:
+            ids.extend(range(lo, hi + 1))
     return ids
+
+
+def _id(text: str, highest: int, name: str | None) -> int:
+    """One instance id, 1..``highest``."""
+    t = text.strip()
+    if not t.isascii() or not t.isdigit() or len(t) > 20:
+        raise ValueError(f"{quote_input(t)} is not an instance id: write e.g. 1-10,12")
+    value = int(t)
+    if not 1 <= value <= highest:
+        raise ValueError(f"{name or 'the benchmark sets'} has no instance {value} (ids are 1 to {highest})")
+    return value
 
 
 def run(

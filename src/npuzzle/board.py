@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .errors import IllegalMoveError, InvalidBoardError, UnsolvableError
+from .errors import IllegalMoveError, InvalidBoardError, UnsolvableError, quote_input
 
 Goal = Literal["standard", "blank-first"]
 GOALS: tuple[str, ...] = ("standard", "blank-first")
@@ -74,16 +74,25 @@ _OPPOSITE = {
 def check_goal(goal: str) -> Goal:
     """Return ``goal`` if it names a goal convention, else raise ``InvalidBoardError``."""
     if goal not in GOALS:
-        raise InvalidBoardError(f"unknown goal {goal!r}: use 'standard' or 'blank-first'")
+        raise InvalidBoardError(f"unknown goal {quote_input(goal)}: use 'standard' or 'blank-first'")
     return goal  # type: ignore[return-value]
 
 
+#: The most cells of a board: 2048x2048 (4,194,304), room for the real-time solver's millions of
+#: tiles (1000x1000) while a board's tuple of tiles still fits in memory.
+MAX_CELLS = 1 << 22
+
+
 def check_shape(height: int, width: int) -> None:
-    """Raise ``InvalidBoardError`` unless ``height x width`` is a board shape (both at least 2)."""
+    """Raise ``InvalidBoardError`` unless ``height x width`` is a board shape (both at least 2,
+    at most ``MAX_CELLS`` cells)."""
     if not isinstance(height, int) or not isinstance(width, int):
         raise InvalidBoardError("height and width must be integers")
     if height < 2 or width < 2:
         raise InvalidBoardError(f"a board needs at least 2 rows and 2 columns, not {height}x{width}")
+    if height * width > MAX_CELLS:
+        raise InvalidBoardError(
+            f"a {height}x{width} board has too many cells: at most {MAX_CELLS:,} (e.g. 2048x2048)")
 
 
 def goal_cell(tile: int, size: int, goal: Goal = "standard") -> int:
@@ -201,7 +210,7 @@ class Board:
     def direction_of(self, tile: int) -> Direction:
         """The direction ``tile`` slides when pushed; ``IllegalMoveError`` if it is not beside the blank."""
         if not isinstance(tile, int) or not 0 < tile < self.size:
-            raise IllegalMoveError(f"there is no tile {tile!r} on a {self.height}x{self.width} board")
+            raise IllegalMoveError(f"there is no tile {quote_input(tile)} on a {self.height}x{self.width} board")
         q = self.tiles.index(tile)
         br, bc = divmod(self._blank, self.width)
         qr, qc = divmod(q, self.width)
@@ -365,9 +374,9 @@ def permutation_problem(tiles: Sequence[int], size: int) -> str | None:
     seen = bytearray(size)
     for t in tiles:
         if not isinstance(t, int) or isinstance(t, bool):
-            return f"tile {t!r} is not a whole number"
+            return f"tile {quote_input(t)} is not a whole number"
         if not 0 <= t < size:
-            return f"tile {t} is out of range: a board of {size} cells has tiles 0..{size - 1}"
+            return f"tile {quote_input(t)} is out of range: a board of {size} cells has tiles 0..{size - 1}"
         if seen[t]:
             return f"tile {t} appears twice"
         seen[t] = 1
@@ -398,4 +407,4 @@ def _as_direction(value: object) -> Direction:
     try:
         return Direction(str(value).upper())
     except ValueError:
-        raise IllegalMoveError(f"{value!r} is not a move: use U, D, L or R") from None
+        raise IllegalMoveError(f"{quote_input(value)} is not a move: use U, D, L or R") from None

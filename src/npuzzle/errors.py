@@ -6,6 +6,25 @@ A search that reaches a limit is *not* an error: it returns a ``Solution`` whose
 
 from __future__ import annotations
 
+#: The most characters of someone's input a message quotes (longer input is cut, with "...").
+QUOTE_LIMIT = 40
+
+
+def quote_input(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``value`` as messages show it: a text repr-quoted and cut to ``limit`` characters with
+    ``...``; anything else as its repr, cut the same way (a huge int, whose repr may fail beyond
+    4300 digits, is only named).
+
+    >>> quote_input("x" * 5000), quote_input(7), quote_input(10 ** 5000)
+    ("'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'", '7', '<a number too long to show>')
+    """
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[: max(0, limit - 3)] + "...")
+    if isinstance(value, int) and value.bit_length() > 128:
+        return "<a number too long to show>"
+    text = repr(value)
+    return text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
+
 
 class NPuzzleError(Exception):
     """Base class of every error npuzzle raises on purpose."""

@@ -22,9 +22,10 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
-from .board import Board, Direction
-from .errors import IllegalMoveError, InvalidBoardError
+from .board import Board, Direction, check_shape
+from .errors import QUOTE_LIMIT, IllegalMoveError, InvalidBoardError, quote_input
 
 NOTATIONS: tuple[str, ...] = ("rows", "list", "hex", "grid")
 HEX_DIGITS = "0123456789abcdef"
@@ -34,10 +35,9 @@ _SHAPE = re.compile(r"^\s*0*(\d{1,9})\s*[xX×*]\s*0*(\d{1,9})\s*$")
 _MAX_DIGITS = 18  # no board has 10**18 cells
 
 
-def _quote(text: str, limit: int = 80) -> str:
-    """The input as shown in messages: repr-quoted, shortened when long."""
-    shown = text if len(text) <= limit else text[: limit - 3] + "..."
-    return repr(shown)
+def _quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """The input as shown in messages: repr-quoted, cut to a short excerpt when long."""
+    return quote_input(text, limit)
 
 
 def _fail(problem: str, text: str) -> InvalidBoardError:
@@ -48,6 +48,12 @@ def _too_big(token: str) -> bool:
     """Whether a run of digits is beyond any tile number (and beyond what ``int()`` reads:
     Python refuses strings of more than 4300 digits with a bare ``ValueError``)."""
     return len(token.lstrip("0")) > _MAX_DIGITS
+
+
+def _number(token: str) -> int:
+    """A run of ASCII digits that is not ``_too_big``, as an int (leading zeros dropped first, so
+    ``int()``'s 4300-digit limit is never reached)."""
+    return int(token.lstrip("0") or "0")
 
 
 # -- shapes -----------------------------------------------------------------------------------
@@ -65,6 +71,7 @@ def parse_shape(text: str) -> tuple[int, int]:
     h, w = int(m.group(1)), int(m.group(2))
     if h < 2 or w < 2:
         raise InvalidBoardError(f"bad shape {_quote(text)}: a board needs at least 2 rows and 2 columns")
+    check_shape(h, w)
     return h, w
 
 
@@ -170,11 +177,11 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
                 continue
             if not token.isdigit() or not token.isascii():
                 bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
-                where = f" in {token!r}" if len(token) > 1 and token != text.strip() else ""
+                where = f" in {_quote(token, 24)}" if len(token) > 1 and token != text.strip() else ""
                 raise _fail(f"bad character {bad!r}{where} (tiles are whole numbers, 0 = blank)", text)
             if _too_big(token):
                 raise _fail(f"tile {_quote(token, 24)} is out of range", text)
-            row.append(int(token))
+            row.append(_number(token))
         rows.append(row)
     if not rows:
         raise _fail("empty position: nothing to read", text)
@@ -295,15 +302,55 @@ def format_lines(boards: Sequence[Board], notation: str = "rows") -> str:
     return "".join(format_position(b, notation) + "\n" for b in boards)
 
 
+#: The longest line of positions read: 64 MiB (a 2048x2048 board, the largest, takes at most
+#: 34 MB as one line of numbers).
+MAX_LINE_BYTES = 1 << 26
+#: The most input of positions read from one file or stdin: 256 MiB.
+MAX_INPUT_BYTES = 1 << 28
+_CHUNK = 1 << 20
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes >> 20} MiB" if nbytes >= 1 << 20 else f"{nbytes} bytes"
+
+
+def read_bounded(stream: BinaryIO, source: str) -> str:
+    """The UTF-8 text of ``stream``, read in chunks and refused (``InvalidBoardError`` naming
+    ``source`` and the limit) as soon as it passes ``MAX_INPUT_BYTES`` or a line passes
+    ``MAX_LINE_BYTES``, so ``/dev/zero`` or a huge file is never read whole."""
+    chunks: list[bytes] = []
+    total = line = newlines = 0
+    while chunk := stream.read(_CHUNK):
+        total += len(chunk)
+        if total > MAX_INPUT_BYTES:
+            raise InvalidBoardError(f"{source}: more than {_size(MAX_INPUT_BYTES)} of positions; "
+                                    "split the input into smaller files")
+        first = chunk.find(b"\n")
+        line += len(chunk) if first < 0 else first  # lines inside a chunk are shorter than the limit
+        if line > MAX_LINE_BYTES:
+            raise InvalidBoardError(f"{source}:{newlines + 1}: a line longer than {_size(MAX_LINE_BYTES)} "
+                                    "is no position")
+        if first >= 0:
+            newlines += chunk.count(b"\n")
+            line = len(chunk) - chunk.rfind(b"\n") - 1
+        chunks.append(chunk)
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidBoardError(f"cannot read {source}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
 def read_positions(path: str | Path, shape: tuple[int, int] | None = None) -> list[Board]:
-    """Read a file of positions (``-`` is not handled here; the CLI reads stdin itself)."""
+    """Read a file of positions (``-`` is not handled here; the CLI reads stdin itself), at most
+    ``MAX_INPUT_BYTES`` with lines of at most ``MAX_LINE_BYTES``."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as stream:
+            text = read_bounded(stream, str(p))
     except FileNotFoundError:
         raise InvalidBoardError(f"no such file: {str(p)!r}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidBoardError(f"cannot read {str(p)!r}: {e}") from None
+    except OSError as e:
+        raise InvalidBoardError(f"cannot read {str(p)!r}: {e.strerror or e}") from None
     boards = parse_lines(text, shape, source=str(p))
     if not boards:
         raise InvalidBoardError(f"{str(p)!r} holds no position (only blank lines and comments)")
@@ -346,7 +393,7 @@ def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direc
             raise IllegalMoveError(
                 f"bad move {_quote(token, 24)} in {_quote(text)}: give tile numbers or the letters U, D, L, R"
             )
-        tiles.append(int(token))
+        tiles.append(_number(token))
     return tiles
 
 

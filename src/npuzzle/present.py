@@ -15,12 +15,14 @@ _ 3
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import stats
 from .board import Board, Goal
+from .errors import quote_input
 from .notation import format_moves, format_position
 from .search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
 
@@ -275,3 +277,16 @@ def pdb_build_text(
 def table_stored_text(path: Path, nbytes: int, seconds: float) -> str:
     """A table just written: where, how large (bytes on disk), and the CPU seconds it took."""
     return f"stored {path} ({nbytes:,} bytes) in {seconds:.1f} s CPU"
+
+
+def write_error_text(error: OSError, path: str | None = None) -> str:
+    """One line for an output that cannot be written: a full disk, a file that takes no writes.
+
+    >>> import errno; write_error_text(OSError(errno.ENOSPC, "No space left on device"), "m.txt")
+    "cannot write 'm.txt': No space left on device (the disk is full)"
+    """
+    where = "the standard output" if path is None else quote_input(path, 80)
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENOSPC:
+        reason += " (the disk is full)"
+    return f"cannot write {where}: {reason}"

@@ -12,6 +12,7 @@ command imports the solvers when it runs.
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -19,9 +20,13 @@ from typing import TYPE_CHECKING
 from ..errors import NPuzzleError
 from . import cmd_bench, cmd_check, cmd_knuth, cmd_scramble, cmd_solve, cmd_stats, cmd_tables, cmd_warmup
 from ._options import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, NOTATION_HELP, Parser
+from ._output import stdout_failed
 
 if TYPE_CHECKING:
     from ._options import Subparsers
+
+#: Errors of writing the standard output (a full disk, a quota, a file too large, a device error).
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 _COMMANDS: dict[str, tuple[Callable[[Subparsers], None], Callable[[argparse.Namespace], int]]] = {
     "solve": (cmd_solve.add, cmd_solve.run),
@@ -57,7 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _, run = _COMMANDS[args.command]
     try:
-        return run(args)
+        status = run(args)
+        sys.stdout.flush()
+        return status
     except NPuzzleError as e:
         print(f"npuzzle {args.command}: {e}", file=sys.stderr)
         return EXIT_INPUT
@@ -66,6 +73,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as e:
+        if e.filename is not None or e.errno not in _OUTPUT_ERRNOS:
+            raise
+        print(f"npuzzle {args.command}: {stdout_failed(e)}", file=sys.stderr)
+        return EXIT_INPUT
 
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_INPUT", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED"]

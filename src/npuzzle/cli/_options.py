@@ -8,14 +8,16 @@ Nothing here imports numpy or numba, so ``npuzzle --help`` starts at once.
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from ..board import GOALS, Board
-from ..errors import NPuzzleError
-from ..notation import parse_lines, parse_position, parse_shape, position_texts, read_positions
+from ..errors import NPuzzleError, quote_input
+from ..notation import parse_lines, parse_position, parse_shape, position_texts, read_bounded, read_positions
 from ..search import METHODS, PRUNING
+from ..search.limits import MAX_WEIGHT
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -65,54 +67,84 @@ if TYPE_CHECKING:
 
 # -- argument types ------------------------------------------------------------------------------
 
-_Number = TypeVar("_Number", int, float)
+#: The largest whole number an option takes (``--max-nodes``, ``--count``, ...): the kernels count in int64.
+MAX_WHOLE = (1 << 63) - 1
+#: Seeds are whole numbers 0..2**63-1 (numpy's generators take no negative seed).
+MAX_SEED = (1 << 63) - 1
+#: The largest ``--max-memory``: 1 EiB.
+MAX_BYTES = 1 << 60
+#: The longest number text read (longer ones are refused before ``int()``, which stops at 4300 digits).
+_MAX_NUMBER_TEXT = 40
 
 
 def shape_arg(text: str) -> tuple[int, int]:
-    """``HxW``, e.g. ``3x4`` (height x width)."""
+    """``HxW``, e.g. ``3x4`` (height x width), of at most ``board.MAX_CELLS`` cells."""
     try:
         return parse_shape(text)
     except NPuzzleError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _positive(text: str, kind: Callable[[str], _Number], what: str) -> _Number:
+def _whole(text: str, low: int, high: int, what: str, span: str = "") -> int:
+    """``text`` as a whole number in ``low..high``, or a usage error naming the range."""
+    t = text.strip()
+    if len(t) > _MAX_NUMBER_TEXT or not re.fullmatch(r"[+-]?\d+(_\d+)*", t):
+        raise argparse.ArgumentTypeError(f"{quote_input(text)} is not a whole number")
+    value = int(t)
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{quote_input(text)}: {what} must be {span or f'{low}..{high:,}'}")
+    return value
+
+
+def _real(text: str, what: str) -> float:
+    """``text`` as a finite number above 0 (``nan``, ``inf`` and ``1e400`` are refused)."""
     try:
-        value = kind(text)
+        value = float(text) if len(text) <= _MAX_NUMBER_TEXT else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a {what}") from None
+        raise argparse.ArgumentTypeError(f"{quote_input(text)} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{quote_input(text)}: {what} must be a finite number")
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        raise argparse.ArgumentTypeError(f"{quote_input(text)} must be positive")
     return value
 
 
 def positive_int(text: str) -> int:
-    return _positive(text, int, "whole number")
+    """A whole number 1..2**63-1."""
+    return _whole(text, 1, MAX_WHOLE, "the number", "a whole number from 1 to 2**63-1")
 
 
-def positive_float(text: str) -> float:
-    return _positive(text, float, "number")
+def seconds_arg(text: str) -> float:
+    """A time limit: finite seconds above 0."""
+    return _real(text, "the time limit")
+
+
+def seed_arg(text: str) -> int:
+    """A random seed: a whole number 0..2**63-1."""
+    return _whole(text, 0, MAX_SEED, "the seed", "a whole number from 0 to 2**63-1")
 
 
 def weight_arg(text: str) -> float:
-    """A weight of weighted A*: a number of at least 1."""
-    value = positive_float(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: the weight must be at least 1")
+    """A weight of weighted A*: a finite number from 1 to ``astar.MAX_WEIGHT``."""
+    value = _real(text, "the weight")
+    if not 1 <= value <= MAX_WEIGHT:
+        raise argparse.ArgumentTypeError(f"{quote_input(text)}: the weight must be from 1 to {MAX_WEIGHT:g}")
     return value
 
 
 def size_arg(text: str) -> int:
-    """``"512M"``, ``"2G"``, ``"1.5GiB"`` or a number of bytes."""
+    """``"512M"``, ``"2G"``, ``"1.5GiB"`` or a number of bytes, at most 1 EiB (``MAX_BYTES``)."""
     units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
     t = text.strip().upper().removesuffix("IB").removesuffix("B")
     unit = t[-1] if t and t[-1] in units else ""
     try:
-        value = float(t[: len(t) - len(unit)]) * units[unit]
+        value = float(t[: len(t) - len(unit)]) * units[unit] if len(t) <= _MAX_NUMBER_TEXT else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write e.g. 512M or 2G") from None
+        raise argparse.ArgumentTypeError(f"{quote_input(text)} is not a size: write e.g. 512M or 2G") from None
+    if not math.isfinite(value) or value > MAX_BYTES:
+        raise argparse.ArgumentTypeError(f"{quote_input(text)}: a size must be finite and at most 1024T (1 EiB)")
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        raise argparse.ArgumentTypeError(f"{quote_input(text)} must be positive")
     return int(value)
 
 
@@ -133,7 +165,8 @@ def cell_arg(text: str) -> tuple[int, int]:
     try:
         r, c = (int(x) for x in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a cell: use ROW,COLUMN counted from 0, e.g. 1,1") from None
+        raise argparse.ArgumentTypeError(
+            f"{quote_input(text)} is not a cell: use ROW,COLUMN counted from 0, e.g. 1,1") from None
     return r, c
 
 
@@ -158,7 +191,8 @@ def add_positions(p: argparse.ArgumentParser) -> None:
     """POSITION arguments, ``--file``, ``--shape`` and ``--goal``: what ``read_boards`` reads."""
     p.add_argument("positions", nargs="*", metavar="POSITION", help="positions to read (see notation below)")
     p.add_argument("--file", "-f", action="append", default=[], metavar="FILE",
-                   help="read positions from FILE, one a line, '#' starts a comment ('-' = stdin)")
+                   help="read positions from FILE, one a line, '#' starts a comment ('-' = stdin); "
+                   "at most 256 MiB, lines of at most 64 MiB")
     add_shape(p)
     add_goal(p)
 
@@ -180,7 +214,7 @@ def add_pruning(p: argparse.ArgumentParser) -> None:
 
 
 def add_timeout(p: argparse.ArgumentParser, help: str) -> None:
-    p.add_argument("--timeout", type=positive_float, metavar="SECONDS", help=help)
+    p.add_argument("--timeout", type=seconds_arg, metavar="SECONDS", help=help)
 
 
 # -- reading positions ---------------------------------------------------------------------------
@@ -191,7 +225,8 @@ def read_boards(args: argparse.Namespace) -> list[Board]:
     boards = [parse_position(text, args.shape) for text in position_texts(args.positions)]
     for path in args.file:
         if path == "-":
-            boards.extend(parse_lines(sys.stdin.read(), args.shape, source="<stdin>"))
+            text = read_bounded(sys.stdin.buffer, "<stdin>")
+            boards.extend(parse_lines(text, args.shape, source="<stdin>"))
         else:
             boards.extend(read_positions(path, args.shape))
     if not boards:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..errors import NPuzzleError
+from ..errors import NPuzzleError, quote_input
 from ..instances import BENCHMARK_SETS
 from ._options import EXIT_INPUT, EXIT_LIMIT, EXIT_OK, add_heuristic, add_method, add_pruning, add_timeout
 
@@ -33,9 +33,9 @@ def run(args: argparse.Namespace) -> int:
     from .. import benchmark
 
     try:
-        ids = benchmark.parse_ids(args.ids)
-    except ValueError:
-        raise NPuzzleError(f"bad --ids {args.ids!r}: write e.g. 1-10,12") from None
+        ids = benchmark.parse_ids(args.ids, args.set)
+    except ValueError as e:
+        raise NPuzzleError(f"bad --ids {quote_input(args.ids)}: {e}") from None
     try:
         rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout,
                              pruning=args.pruning)

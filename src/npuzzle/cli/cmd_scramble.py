@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .. import present
 from ..notation import NOTATIONS, check_notation
-from ._options import EXIT_OK, add_goal, add_shape, positive_int
+from ._options import EXIT_OK, add_goal, add_shape, positive_int, seed_arg
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -25,7 +25,7 @@ def add(sub: Subparsers) -> None:
     )
     add_shape(p, default=(4, 4), help="board shape (default 4x4)")
     p.add_argument("--count", "-n", type=positive_int, default=1, help="how many positions (default 1)")
-    p.add_argument("--seed", type=int, help="random seed, for reproducible positions")
+    p.add_argument("--seed", type=seed_arg, help="random seed, for reproducible positions (0..2**63-1)")
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--walk", type=positive_int, metavar="K",
                       help="K random moves from the goal (never undoing the last) instead of uniform")

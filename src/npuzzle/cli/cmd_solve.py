@@ -29,6 +29,7 @@ from ._options import (
     size_arg,
     weight_arg,
 )
+from ._output import check_writable, writing
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -70,10 +71,12 @@ def add(sub: Subparsers) -> None:
                    help="stop a search after generating N nodes, exit status 3")
     p.add_argument("--max-memory", type=size_arg, metavar="SIZE",
                    help="A*: stop cleanly before storing more than SIZE (e.g. 512M, 2G), exit status 3")
-    p.add_argument("--count-only", action="store_true",
-                   help="real time: print only the number of moves and the report")
-    p.add_argument("--moves-out", metavar="FILE",
-                   help="real time: write the moves as UDLR letters to FILE ('-' = stdout)")
+    output = p.add_mutually_exclusive_group()
+    output.add_argument("--count-only", action="store_true",
+                        help="real time: print only the number of moves and the report")
+    output.add_argument("--moves-out", metavar="FILE",
+                        help="real time: write the moves as UDLR letters to FILE ('-' = stdout); "
+                        "FILE is replaced only once the moves are found")
     add_json(p)
     p.add_argument("--verbose", "-v", action="store_true",
                    help="report every iteration (threshold, nodes, CPU seconds) on stderr")
@@ -113,13 +116,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_moves_out(path: str, count: int) -> None:
-    """--moves-out FILE takes one position, and FILE must be writable (it is emptied now)."""
+    """--moves-out FILE takes one position, and FILE must be writable (it is not emptied yet)."""
     if count > 1:
         raise NPuzzleError("--moves-out takes one position")
-    try:
-        open(path, "wb").close()
-    except OSError as e:
-        raise NPuzzleError(f"cannot write the moves to {path!r}: {e.strerror}") from None
+    check_writable(path)
 
 
 def _print_iteration(iteration: Iteration, final: bool) -> None:
@@ -152,7 +152,7 @@ def _solve_streaming(board: Board, args: argparse.Namespace) -> None:
         finally:
             sys.stdout.buffer.flush()
     else:
-        with open(args.moves_out, "wb") as out:
+        with writing(args.moves_out) as out:
             report = streamed_report(board, out, goal=args.goal, method=args.realtime_method)
     to_stderr = args.moves_out == "-"
     if args.json:

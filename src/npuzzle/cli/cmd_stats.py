@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from .. import present
-from ._options import EXIT_OK, Parser, add_goal, add_shape, cell_arg, positive_int, shape_arg
+from ._options import EXIT_OK, Parser, add_goal, add_shape, cell_arg, positive_int, seed_arg, shape_arg
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -42,7 +42,7 @@ def add(sub: Subparsers) -> None:
                         "histogram of their lengths.")
     add_shape(s, required=True, help="board shape, e.g. 4x4")
     s.add_argument("--count", type=positive_int, default=100, help="number of positions (default: 100)")
-    s.add_argument("--seed", type=int, default=None, help="random seed, for a reproducible sample")
+    s.add_argument("--seed", type=seed_arg, default=None, help="random seed, for a reproducible sample (0..2**63-1)")
     add_goal(s)
     s.add_argument("--plot", metavar="FILE", help="also save the histogram as an image (needs matplotlib)")
 

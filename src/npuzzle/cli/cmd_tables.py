@@ -11,6 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 from .. import present
+from ..errors import quote_input
 from ._options import EXIT_INPUT, EXIT_OK, Parser, add_goal, add_shape
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         if tables.remove_table(name):
             print(f"removed {name}")
         else:
-            print(f"npuzzle tables: no table named {name!r}", file=sys.stderr)
+            print(f"npuzzle tables: no table named {quote_input(name)}", file=sys.stderr)
             status = EXIT_INPUT
     return status
 

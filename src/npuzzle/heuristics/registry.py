@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..board import Board, Goal, check_goal, goal_cell
-from ..errors import InvalidBoardError
+from ..errors import InvalidBoardError, quote_input
 
 if TYPE_CHECKING:
     from .._kernels.bounds import Bounds
@@ -60,11 +60,11 @@ def parse(name: str) -> Spec:
     rest = {p for p in parts if not p.startswith("pdb:")} - {"manhattan"}
     bad = sorted(rest - set(COMPONENTS))
     if bad or len(pdb) > 1 or (pdb and not pdb[0]) or not (rest or pdb):
-        why = f"{bad[0]!r} is not a component" if bad else "at most one pdb:PARTITION"
+        why = f"{quote_input(bad[0])} is not a component" if bad else "at most one pdb:PARTITION"
         if "lc" in bad:
             why = "lc does not combine with other bounds"
         raise InvalidBoardError(
-            f"unknown heuristic {name!r} ({why}): use manhattan, lc, or wd, id, pdb:PARTITION "
+            f"unknown heuristic {quote_input(name)} ({why}): use manhattan, lc, or wd, id, pdb:PARTITION "
             "joined by '+', e.g. wd+id or pdb:6-6-3+wd")
     wd, inv = "wd" in rest, "id" in rest
     canon = "+".join([f"pdb:{p}" for p in pdb] + ["wd"] * wd + ["id"] * inv)

@@ -39,6 +39,7 @@ from ..heuristics.registry import KernelHeuristic, auto_heuristic, evaluate, ker
 from .idastar import from_other_goal, other_goal_tables
 from .limits import (
     INTERRUPTED,
+    MAX_WEIGHT,
     MEMORY_LIMIT,
     NODE_LIMIT,
     TIMEOUT,
@@ -98,8 +99,8 @@ def pack_board(tiles: tuple[int, ...], bits: int, words: int) -> np.ndarray:
 
 def exact_weight(weight: float) -> Fraction:
     """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio."""
-    if not isinstance(weight, (int, float)) or not weight >= 1:
-        raise ValueError(f"the weight must be a number >= 1, not {weight!r}")
+    if not isinstance(weight, (int, float)) or not 1 <= weight <= MAX_WEIGHT:
+        raise ValueError(f"the weight must be a number from 1 to {MAX_WEIGHT}, not {weight!r}")
     frac = Fraction(weight).limit_denominator(MAX_WEIGHT_DENOMINATOR)
     if abs(float(frac) - weight) > 1e-9 * weight:
         raise ValueError(

@@ -6,12 +6,17 @@ reached, no moves, and ``lower_bound`` set to the best bound it proved.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..board import Board, Goal
 from ..errors import NPuzzleError
+
+#: The largest weight of weighted A* (f = g + W*h): beyond it the bucket arrays, sized by W times
+#: the bound, no longer fit in memory, and the search is greedy anyway.
+MAX_WEIGHT = 1000
 
 #: Values of ``Solution.status``.
 SOLVED = "solved"
@@ -33,8 +38,8 @@ class Limit:
     def __post_init__(self) -> None:
         for name in ("timeout", "max_nodes", "max_memory"):
             value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise ValueError(f"{name} must be positive, not {value}")
+            if value is not None and not (0 < value and math.isfinite(value)):
+                raise ValueError(f"{name} must be a finite number above 0, not {value}")
 
 
 @dataclass
