@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .board import Board, Direction, check_shape
-from .errors import QUOTE_LIMIT, IllegalMoveError, InvalidBoardError, quote_input
+from .errors import IllegalMoveError, InvalidBoardError, quote_input
 
 NOTATIONS: tuple[str, ...] = ("rows", "list", "hex", "grid")
 HEX_DIGITS = "0123456789abcdef"
@@ -35,13 +35,8 @@ _SHAPE = re.compile(r"^\s*0*(\d{1,9})\s*[xX×*]\s*0*(\d{1,9})\s*$")
 _MAX_DIGITS = 18  # no board has 10**18 cells
 
 
-def _quote(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """The input as shown in messages: repr-quoted, cut to a short excerpt when long."""
-    return quote_input(text, limit)
-
-
 def _fail(problem: str, text: str) -> InvalidBoardError:
-    return InvalidBoardError(f"{problem} in {_quote(text)}")
+    return InvalidBoardError(f"{problem} in {quote_input(text)}")
 
 
 def _too_big(token: str) -> bool:
@@ -67,10 +62,10 @@ def parse_shape(text: str) -> tuple[int, int]:
     """
     m = _SHAPE.match(text)
     if not m:
-        raise InvalidBoardError(f"bad shape {_quote(text)}: write HEIGHTxWIDTH, e.g. 3x4")
+        raise InvalidBoardError(f"bad shape {quote_input(text)}: write HEIGHTxWIDTH, e.g. 3x4")
     h, w = int(m.group(1)), int(m.group(2))
     if h < 2 or w < 2:
-        raise InvalidBoardError(f"bad shape {_quote(text)}: a board needs at least 2 rows and 2 columns")
+        raise InvalidBoardError(f"bad shape {quote_input(text)}: a board needs at least 2 rows and 2 columns")
     check_shape(h, w)
     return h, w
 
@@ -177,10 +172,10 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
                 continue
             if not token.isdigit() or not token.isascii():
                 bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
-                where = f" in {_quote(token, 24)}" if len(token) > 1 and token != text.strip() else ""
+                where = f" in {quote_input(token, 24)}" if len(token) > 1 and token != text.strip() else ""
                 raise _fail(f"bad character {bad!r}{where} (tiles are whole numbers, 0 = blank)", text)
             if _too_big(token):
-                raise _fail(f"tile {_quote(token, 24)} is out of range", text)
+                raise _fail(f"tile {quote_input(token, 24)} is out of range", text)
             row.append(_number(token))
         rows.append(row)
     if not rows:
@@ -391,7 +386,7 @@ def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direc
             continue
         if not token.isdigit() or not token.isascii() or _too_big(token):
             raise IllegalMoveError(
-                f"bad move {_quote(token, 24)} in {_quote(text)}: give tile numbers or the letters U, D, L, R"
+                f"bad move {quote_input(token, 24)} in {quote_input(text)}: give tile numbers or the letters U, D, L, R"
             )
         tiles.append(_number(token))
     return tiles

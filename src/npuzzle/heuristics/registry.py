@@ -23,6 +23,7 @@ import numpy as np
 
 from ..board import Board, Goal, check_goal, goal_cell
 from ..errors import InvalidBoardError, quote_input
+from ..geometry import geometry
 
 if TYPE_CHECKING:
     from .._kernels.bounds import Bounds
@@ -167,9 +168,8 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
     i32 = np.zeros(1, np.int32)
     i64 = np.zeros(1, np.int64)
     u64 = np.zeros(1, np.uint64)
-    home = [goal_cell(t, n, goal) for t in range(n)]
-    goal_row = np.array([c // width for c in home], dtype=np.int64)
-    goal_col = np.array([c % width for c in home], dtype=np.int64)
+    home = geometry(height, width, goal).home
+    goal_row, goal_col = home // width, home % width
     mode = 0
     wd = (u8, i32, u8, i32)
     if spec.wd:
@@ -179,7 +179,7 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
     inv = (i64, i64, i64)
     if spec.id:
         pairs = n * (n - 1) // 2
-        column_major = np.array([(c % width) * height + c // width for c in home], dtype=np.int64)
+        column_major = goal_col * height + goal_row
         inv = (id_table(pairs, width - 1), id_table(pairs, height - 1), column_major)
         mode |= ID
     pat = (u8, i64, i64, i64, i64, i64, i64, i64, u64)
@@ -208,8 +208,6 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
     bounds = Bounds(*wd, goal_row, goal_col, *inv, *pat)
     columns = H_PAT + 4 * npat
     return KernelHeuristic(spec, height, width, goal, mode, bounds, columns, partition, mirrored)
-
-
 
 
 def evaluate(board: Board, goal: Goal, name: str) -> int:

@@ -303,7 +303,7 @@ class _Search:
         self.kh = kh
         self.mode = kh.mode | (LC if kh.spec.lc else 0)
         self.wd_find = _wd_find(kh)
-        self.h0 = kh.start(board)[1] if kh.spec.extended else evaluate(board, goal, kh.spec.name)
+        self.h0 = evaluate(board, goal, kh.spec.name)
         self.bits, self.words = packing(board.size)
         num = weight.numerator
         # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity, reopened

@@ -78,6 +78,7 @@ ORDERS: dict[str, np.ndarray] = {
 }
 
 
+@functools.cache
 def shape_arrays(height: int, width: int, goal: Goal, order: str) -> Shape:
     """The kernel's ``Shape`` for one board shape, goal and move order (made once).
 
@@ -85,11 +86,6 @@ def shape_arrays(height: int, width: int, goal: Goal, order: str) -> Shape:
     step in direction ``prev`` (-1 at the root), the cells it may step to next (``succ_q``:
     legal, not undoing ``prev``, ending with NONE) and for each the row to use from there
     (``succ_next``)."""
-    return _shape_arrays(height, width, goal, order)
-
-
-@functools.cache
-def _shape_arrays(height: int, width: int, goal: Goal, order: str) -> Shape:
     from .._kernels.idastar import NONE, Shape
 
     g = geometry(height, width, goal)
