@@ -180,7 +180,7 @@ def replayed_letters(board: Board, moves: tuple[int, ...], goal: Goal | Board) -
 
 def checked_solution(
     board: Board,
-    goal: Goal,
+    goal: Goal | Board,
     moves: tuple[int, ...],
     *,
     optimal: bool,

@@ -11,7 +11,7 @@ position instead: the search runs from the goal to the position, and the moves a
 
 >>> goal = Board(3, 3, (1, 2, 3, 8, 0, 4, 7, 6, 5))      # the blank in the middle
 >>> start = Board(3, 3, (2, 8, 3, 1, 6, 4, 7, 0, 5))     # ... and in a side cell
->>> frame_for(start, goal) is None                       # no corner: no frame
+>>> frame_for(start, goal) is None                       # no corner: no frame (a distance table answers)
 True
 >>> f = frame_for(Board(3, 3, (0, 1, 2, 3, 4, 5, 6, 7, 8)), Board(3, 3, (2, 1, 0, 5, 4, 3, 8, 7, 6)))
 >>> f.apply(Board(3, 3, (2, 1, 0, 5, 4, 3, 8, 7, 6))).is_goal()
@@ -25,7 +25,10 @@ from dataclasses import dataclass, replace
 
 from ..board import Board, goal_tiles
 from ..errors import InvalidBoardError
-from .limits import Solution, replayed_letters
+from .limits import Solution, Stats, checked_solution, replayed_letters
+
+#: Boards of at most this many cells have distance tables (``search.bfs.MAX_CELLS``).
+MAX_CELLS = 12
 
 
 @dataclass(frozen=True)
@@ -84,18 +87,43 @@ def frame_for(board: Board, goal: Board) -> Frame | None:
 
 
 def no_frame_text(board: Board) -> str:
-    """Why a goal board is refused: neither it nor the position has the blank in a corner."""
+    """Why a goal board is refused: neither it nor the position has the blank in a corner, and the
+    board is too large for a distance table."""
     return (f"the goal board and the position both have the blank off the corners of the "
-            f"{board.height}x{board.width} board: npuzzle solves for a goal board whose blank (or the "
-            "position's blank) is in a corner")
+            f"{board.height}x{board.width} board: on boards of more than {MAX_CELLS} cells npuzzle solves "
+            "for a goal board whose blank (or the position's blank) is in a corner")
+
+
+def table_solve_for_board(board: Board, goal: Board) -> Solution:
+    """An optimal solution for a goal board whose blank may be anywhere, read off the distance
+    table of its blank cell (``bfs.blank_cell_walk``) after relabelling the goal's tiles to
+    1..N-1 row by row around the blank."""
+    if board.size > MAX_CELLS:
+        raise InvalidBoardError(no_frame_text(board))
+    from .bfs import blank_cell_walk, goal_board
+
+    target = goal_board(board.height, board.width, goal.blank)
+    labels = [0] * board.size
+    for c, t in enumerate(goal.tiles):
+        labels[t] = target.tiles[c]
+    frame = Frame(tuple(range(board.size)), tuple(labels), False)
+    framed, seconds = blank_cell_walk(frame.apply(board), goal.blank)
+    moves = frame.original_tiles(framed)
+    stats = Stats(expanded=len(moves), generated=len(moves) + 1, seconds=seconds)
+    return checked_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table",
+                            note="the blank of neither board is in a corner: solved with the distance table "
+                            "of the goal's blank cell")
 
 
 def solve_for_board(board: Board, goal: Board, solve: Callable[[Board], Solution]) -> Solution:
     """Solve ``board`` for the goal board ``goal`` with ``solve`` (a search for the standard goal),
-    and return the solution in the original tiles, replayed against ``goal``."""
+    and return the solution in the original tiles, replayed against ``goal``.
+
+    If neither board has its blank in a corner, a distance table of the goal's blank cell answers
+    instead (boards of at most ``bfs.MAX_CELLS`` cells; see ``table_solve_for_board``)."""
     frame = frame_for(board, goal)
     if frame is None:
-        raise InvalidBoardError(no_frame_text(board))
+        return table_solve_for_board(board, goal)
     start = frame.apply(goal if frame.reverse else board)
     framed = solve(start)
     moves = frame.original_tiles(framed.moves)
