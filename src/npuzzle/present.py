@@ -278,6 +278,25 @@ def sample_title(height: int, width: int, count: int) -> str:
     return f"{count} random {height}x{width} positions"
 
 
+def distribution_title(height: int, width: int, counts: Sequence[int], goal_name: str) -> str:
+    """The title of a full BFS's histogram image.
+
+    >>> distribution_title(2, 2, [1, 2, 2, 2, 2, 2, 1], "standard")
+    'every solvable 2x2 position (12) by distance to the standard goal'
+    """
+    return f"every solvable {height}x{width} position ({sum(counts):,}) by distance to the {goal_name} goal"
+
+
+def happy_title(height: int, width: int, goal: Goal) -> str:
+    """The title of the histogram image of the positions solvable by happy moves only."""
+    return f"{height}x{width} positions solvable by happy moves only ({goal} goal)"
+
+
+def plot_saved_text(path: str) -> str:
+    """The line that follows a histogram image written by ``--plot``."""
+    return f"histogram saved to {path}"
+
+
 # -- tables ------------------------------------------------------------------------------------
 
 
