@@ -111,7 +111,15 @@ def goal_tiles(size: int, goal: Goal = "standard") -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """An m x n sliding-tile position (2 <= height, width). Immutable; moves return new boards."""
+    """An m x n sliding-tile position (2 <= height, width). Immutable; moves return new boards.
+
+    >>> b = Board(2, 3, (1, 2, 3, 4, 0, 5))
+    >>> print(b)
+    1 2 3
+    4 _ 5
+    >>> b.movable_tiles(), b.move(5).is_goal(), b.manhattan()
+    ((2, 4, 5), True, 1)
+    """
 
     height: int
     width: int

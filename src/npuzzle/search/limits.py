@@ -30,7 +30,13 @@ INTERRUPTED = "interrupted"
 @dataclass(frozen=True)
 class Limit:
     """Bounds on a search. ``timeout`` is wall-clock seconds; ``max_nodes`` counts generated
-    nodes; ``max_memory`` is bytes (for searches that store nodes, like A*)."""
+    nodes; ``max_memory`` is bytes (for searches that store nodes, like A*). A search that
+    reaches one returns a ``Solution`` whose ``status`` names it, with the bound it proved:
+
+    >>> from npuzzle import solve
+    >>> solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="manhattan", limit=Limit(max_nodes=100))
+    <Solution 3x3 standard: node-limit, at least 25 moves, idastar/manhattan>
+    """
 
     timeout: float | None = None
     max_nodes: int | None = None
@@ -81,7 +87,15 @@ class Stats:
 class Solution:
     """The result of a search. ``moves`` are the tiles pushed; ``letters`` the same moves as
     ``UDLR`` (the direction each pushed tile slides); ``goal`` a convention's name or a goal
-    ``Board``."""
+    ``Board``; ``boards()`` the positions on the way. Notebooks show the board and the moves.
+
+    >>> from npuzzle import solve
+    >>> s = solve("4 1 2/5 0 3", method="idastar", heuristic="lc")
+    >>> s.length, s.optimal, s.moves, s.letters
+    (5, True, (5, 4, 1, 2, 3), 'RDLLU')
+    >>> s.board.apply(s.moves).is_goal(s.goal)
+    True
+    """
 
     board: Board
     goal: Goal | Board
