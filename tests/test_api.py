@@ -335,3 +335,15 @@ def test_stats_plot_without_matplotlib_says_what_to_install(capsys, tmp_path, mo
     status, out, err = run(capsys, *argv, "--plot", str(path))
     assert status == 1 and out == "" and not path.exists()
     assert err.count("\n") == 1 and "pip install 'npuzzle[plot]'" in err
+
+
+def test_a_large_goal_board_is_named_not_written_out(capsys):
+    h, w = 7, 8
+    flip = [r * w + (w - 1 - c) for r in range(h) for c in range(w)]  # left-right mirror
+    goal = Board(h, w, tuple(Board.goal(h, w).tiles[flip[q]] for q in range(h * w)))
+    start = _walk(goal, 200, random.Random(5))
+    solution = solve(start, goal=goal)
+    assert solution.solved and start.apply(solution.moves) == goal
+    assert repr(solution).startswith("<Solution 7x8 custom goal board: ")
+    status, out, _ = run(capsys, "solve", npuzzle.format(start), "--goal-board", npuzzle.format(goal))
+    assert status == 0 and "7x8 board, goal custom goal board:" in out

@@ -436,13 +436,20 @@ never both be even as at the goal
             raise UnsolvableError(reason)
 
 
-def goal_text(goal: Goal | Board) -> str:
-    """A goal as text: a convention's name, or a goal board's rows (``1 2 3/8 0 4/7 6 5``).
+#: Goal boards of more than this many cells are named, not written out, in one-line texts.
+GOAL_TEXT_CELLS = 36
 
-    >>> goal_text("standard"), goal_text(Board(2, 2, (0, 1, 2, 3)))
-    ('standard', '0 1/2 3')
+
+def goal_text(goal: Goal | Board, max_cells: int | None = None) -> str:
+    """A goal as text: a convention's name, or a goal board's rows (``1 2 3/8 0 4/7 6 5``), or
+    ``custom goal board`` if it has more than ``max_cells`` cells.
+
+    >>> goal_text("standard"), goal_text(Board(2, 2, (0, 1, 2, 3))), goal_text(Board(2, 2, (0, 1, 2, 3)), 3)
+    ('standard', '0 1/2 3', 'custom goal board')
     """
     if isinstance(goal, Board):
+        if max_cells is not None and goal.size > max_cells:
+            return "custom goal board"
         return "/".join(" ".join(map(str, row)) for row in goal.rows())
     return goal
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import stats
-from .board import Board, Goal, goal_text
+from .board import GOAL_TEXT_CELLS, Board, Goal, goal_text
 from .errors import quote_input
 from .notation import format_moves, format_position
 from .search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
@@ -68,7 +68,8 @@ def printable(board: Board, method: str) -> bool:
 
 def search_start_text(board: Board, goal: Goal | Board) -> str:
     """The first line of a verbose search: ``solving 4x4, goal standard, Manhattan distance 7``."""
-    return f"solving {board.height}x{board.width}, goal {goal_text(goal)}, Manhattan distance {board.manhattan(goal)}"
+    return (f"solving {board.height}x{board.width}, goal {goal_text(goal, GOAL_TEXT_CELLS)}, "
+            f"Manhattan distance {board.manhattan(goal)}")
 
 
 def iteration_text(iteration: Iteration, final: bool) -> str:
@@ -107,7 +108,7 @@ def solution_text(solution: Solution, report: Mapping[str, Any] | None = None) -
     and the letters; for a search stopped by a limit, the bound it proved instead of moves.
     ``report`` (from ``report_for``) adds the real-time figures as a last line."""
     board = solution.board
-    lines = [f"{board.height}x{board.width} board, goal {goal_text(solution.goal)}:"]
+    lines = [f"{board.height}x{board.width} board, goal {goal_text(solution.goal, GOAL_TEXT_CELLS)}:"]
     if board.size <= DRAWN_CELLS:
         lines += ["  " + line for line in str(board).splitlines()]
     if solution.solved:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..board import Board, Goal, goal_text
+from ..board import GOAL_TEXT_CELLS, Board, Goal, goal_text
 from ..errors import NPuzzleError
 
 #: The largest weight of weighted A* (f = g + W*h): beyond it the bucket arrays, sized by W times
@@ -127,7 +127,7 @@ class Solution:
         else:
             outcome = f"{self.status}, at least {_count(self.lower_bound, 'move')}"
         how = self.method if self.method.startswith("realtime") else f"{self.method}/{self.heuristic}"
-        return f"<Solution {b.height}x{b.width} {goal_text(self.goal)}: {outcome}, {how}>"
+        return f"<Solution {b.height}x{b.width} {goal_text(self.goal, GOAL_TEXT_CELLS)}: {outcome}, {how}>"
 
     def boards(self) -> Iterator[Board]:
         """The positions from the start to the goal, one a move (replayed; the start first).
