@@ -347,3 +347,22 @@ def test_a_large_goal_board_is_named_not_written_out(capsys):
     assert repr(solution).startswith("<Solution 7x8 custom goal board: ")
     status, out, _ = run(capsys, "solve", npuzzle.format(start), "--goal-board", npuzzle.format(goal))
     assert status == 0 and "7x8 board, goal custom goal board:" in out
+
+
+def test_notebook_views_of_large_boards_stay_small():
+    big = Board.goal(40, 40)
+    assert big._repr_svg_() is None and big.svg().startswith("<svg")  # drawn only when asked
+    board = _walk(Board.goal(12, 12), 3000, random.Random(2))
+    solution = solve(board, method="realtime")
+    assert solution.length > 500
+    html = solution._repr_html_()
+    assert "<svg" in html and f"({solution.length - 500:,} more)" in html
+    assert solution.letters[:500] in html and solution.letters not in html
+
+
+def test_lower_bound_and_solve_read_a_goal_given_as_text():
+    goal = "0 1 2/5 4 3/7 6 8"
+    assert lower_bound(HARD_3X3, "lc", goal=goal) == lower_bound(HARD_3X3, "lc", goal=parse(goal))
+    assert solve(HARD_3X3, goal=goal, method="idastar", heuristic="lc").goal == parse(goal)
+    with pytest.raises(InvalidBoardError, match="unknown goal"):
+        lower_bound(HARD_3X3, goal="standrad")

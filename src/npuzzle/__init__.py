@@ -110,16 +110,14 @@ def solve(
     """
     if isinstance(board, str):
         board = parse(board, shape)
-    if isinstance(goal, str) and goal not in ("standard", "blank-first") and any(ch.isdigit() for ch in goal):
-        goal = parse(goal, board.shape)
     from .search import solve as _solve
 
     return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
-                  goal=goal, weight=weight, realtime_method=realtime_method,  # type: ignore[arg-type]
+                  goal=_goal(goal, board), weight=weight, realtime_method=realtime_method,
                   on_iteration=on_iteration, pruning=pruning)
 
 
-def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal | Board = "standard",
+def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal | Board | str = "standard",
                 shape: Shape | None = None) -> int:
     """The value of a lower bound (a heuristic, as ``solve`` names them) for ``board``: every
     solution has at least that many moves. Tables it needs must be built
@@ -133,7 +131,14 @@ def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal 
         board = parse(board, shape)
     from .search import lower_bound as _lower_bound
 
-    return _lower_bound(board, heuristic, goal)
+    return _lower_bound(board, heuristic, _goal(goal, board))
+
+
+def _goal(goal: Goal | Board | str, board: Board) -> Goal | Board:
+    """A goal's name, or a goal board (a position as text is read in the board's shape)."""
+    if isinstance(goal, str) and goal not in ("standard", "blank-first") and any(ch.isdigit() for ch in goal):
+        return parse(goal, board.shape)
+    return goal  # type: ignore[return-value]  # a wrong name is refused by the search
 
 
 def _shape(shape: Shape | None) -> tuple[int, int] | None:

@@ -109,6 +109,10 @@ def goal_tiles(size: int, goal: Goal = "standard") -> tuple[int, ...]:
     return tuple(range(1, size)) + (0,)
 
 
+#: Notebooks draw boards of up to this many cells (a larger image would only slow them down).
+SVG_CELLS = 1024
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """An m x n sliding-tile position (2 <= height, width). Immutable; moves return new boards.
@@ -227,9 +231,9 @@ class Board:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
                 f'{frame}{"".join(parts)}</svg>')
 
-    def _repr_svg_(self) -> str:
-        """Notebooks draw a board as ``svg()``."""
-        return self.svg()
+    def _repr_svg_(self) -> str | None:
+        """Notebooks draw a board as ``svg()`` (up to ``SVG_CELLS`` cells; larger ones as text)."""
+        return self.svg() if self.size <= SVG_CELLS else None
 
     # -- moves --------------------------------------------------------------------------------
 

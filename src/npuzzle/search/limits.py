@@ -19,6 +19,9 @@ from ..errors import NPuzzleError
 #: the bound, no longer fit in memory, and the search is greedy anyway.
 MAX_WEIGHT = 1000
 
+#: A notebook shows at most this many moves of a solution.
+HTML_MOVES = 500
+
 #: Values of ``Solution.status``.
 SOLVED = "solved"
 TIMEOUT = "timeout"
@@ -148,10 +151,13 @@ class Solution:
 
         lines = [repr(self)[1:-1]]
         if self.solved:
-            lines += [f"tiles pushed: {' '.join(map(str, self.moves)) or '(none)'}",
-                      f"letters: {self.letters or '(none)'}"]
+            shown, more = self.moves[:HTML_MOVES], len(self.moves) - HTML_MOVES
+            tail = f" ... ({more:,} more)" if more > 0 else ""
+            lines += [f"tiles pushed: {' '.join(map(str, shown)) or '(none)'}{tail}",
+                      f"letters: {self.letters[:HTML_MOVES] or '(none)'}{tail}"]
         text = "".join(f"<div>{escape(line)}</div>" for line in lines)
-        return f'<div style="display:flex;gap:1em;align-items:center">{self.board.svg()}' \
+        image = self.board._repr_svg_() or ""
+        return f'<div style="display:flex;gap:1em;align-items:center">{image}' \
                f'<div style="font-family:monospace">{text}</div></div>'
 
     def to_dict(self) -> dict[str, Any]:
