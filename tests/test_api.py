@@ -366,3 +366,10 @@ def test_lower_bound_and_solve_read_a_goal_given_as_text():
     assert solve(HARD_3X3, goal=goal, method="idastar", heuristic="lc").goal == parse(goal)
     with pytest.raises(InvalidBoardError, match="unknown goal"):
         lower_bound(HARD_3X3, goal="standrad")
+
+
+def test_lower_bound_for_a_goal_board_off_the_corners():
+    goal, start = parse("1 2 3/8 0 4/7 6 5"), parse("2 8 3/1 6 4/7 0 5")
+    assert lower_bound(start, goal=goal) == start.manhattan(goal) == 5
+    with pytest.raises(InvalidBoardError, match="only the manhattan bound"):
+        lower_bound(start, "lc", goal=goal)

@@ -97,12 +97,13 @@ def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board =
         board.is_goal(goal)  # the shapes agree
         named = _named_goal(goal)
         if named is None:
-            from .relabel import frame_for, no_frame_text
+            from .relabel import frame_for
 
             frame = frame_for(board, goal)
             if frame is None:
                 if heuristic != "manhattan":
-                    raise InvalidBoardError(no_frame_text(board))
+                    raise InvalidBoardError("the blanks of the goal board and of the position are both off the "
+                                            "corners: only the manhattan bound is evaluated for them")
                 return board.manhattan(goal)
             board, goal = frame.apply(goal if frame.reverse else board), "standard"
         else:
