@@ -295,6 +295,7 @@ def test_cli_sample_plot(tmp_path, monkeypatch, capsys):
         pass
     else:
         assert main(argv) == 0 and image.stat().st_size > 0
+        capsys.readouterr()  # that run's output
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
     assert main(argv) == 1
     captured = capsys.readouterr()

@@ -1,20 +1,28 @@
 """npuzzle: optimal and real-time solvers for sliding-tile puzzles of every m x n shape.
 
->>> from npuzzle import Board, solve
->>> solve(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), method="idastar", heuristic="lc").moves
-(7, 8)
+>>> import npuzzle
+>>> solution = npuzzle.solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="lc")
+>>> solution
+<Solution 3x3 standard: 2 moves, optimal, idastar/lc>
+>>> solution.moves, solution.letters
+((7, 8), 'LL')
+>>> print(npuzzle.format(solution.board, "grid"))
+1 2 3
+4 5 6
+0 7 8
 
 (With the defaults, ``solve`` also consults the table store, and may save the move automaton
-there; the example names a method and heuristic that need no table.)
+there; the examples name a method and heuristic that need no table.)
 
-Importing npuzzle loads neither numpy nor numba; the solvers load them when first used.
+The public names are in ``__all__``; each has an example. Importing npuzzle loads neither numpy
+nor numba; the solvers load them when first used.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
-from .board import Board, Direction
+from .board import Board, Direction, Goal
 from .errors import (
     IllegalMoveError,
     InvalidBoardError,
@@ -23,24 +31,140 @@ from .errors import (
     TableFormatError,
     UnsolvableError,
 )
-
-if TYPE_CHECKING:
-    from .search.limits import Solution
+from .notation import NOTATIONS, format_position, parse_position, parse_shape
+from .search.limits import Iteration, Limit, Solution
 
 __version__ = "0.1.0"
 
+#: A shape: ``(height, width)`` or text such as ``"3x4"``.
+Shape = tuple[int, int] | str
 
-def solve(board: Board, **options: Any) -> Solution:
-    """Solve ``board``; see ``npuzzle.search.solve`` for the options."""
+
+def parse(text: str, shape: Shape | None = None) -> Board:
+    """Read a position in any notation the command line reads: rows (``"1 2 3/4 5 6/7 8 0"``),
+    numbers with ``shape``, or hex digits (``"159d26ae37bf48c0"``, Knuth's 4x4 notation).
+
+    >>> parse("1 2 3/4 5 6/7 8 0")
+    Board(height=3, width=3, tiles=(1, 2, 3, 4, 5, 6, 7, 8, 0))
+    >>> parse("1 2 3 4 5 0", shape="2x3").rows()
+    [(1, 2, 3), (4, 5, 0)]
+    """
+    return parse_position(text, _shape(shape))
+
+
+def format(board: Board, notation: str = "rows") -> str:  # noqa: A001 - the natural name
+    """Write a board in a notation that ``parse`` reads back: ``rows`` (default), ``list``,
+    ``hex`` (boards of at most 16 cells) or ``grid`` (one line a row).
+
+    >>> b = parse("8 6 7/2 5 4/3 0 1")
+    >>> format(b), format(b, "hex"), format(b, "list")
+    ('8 6 7/2 5 4/3 0 1', '867254301', '8 6 7 2 5 4 3 0 1')
+    >>> parse(format(b, "grid")) == b
+    True
+    """
+    if notation not in NOTATIONS:
+        raise InvalidBoardError(f"unknown notation {notation!r}: use one of {', '.join(NOTATIONS)}")
+    return format_position(board, notation)
+
+
+def solve(
+    board: Board | str,
+    *,
+    method: str = "auto",
+    heuristic: str = "auto",
+    goal: Goal | Board | str = "standard",
+    timeout: float | None = None,
+    max_nodes: int | None = None,
+    max_memory: int | None = None,
+    weight: float = 1.0,
+    pruning: str = "auto",
+    realtime_method: str = "greedy",
+    limit: Limit | None = None,
+    on_iteration: Callable[[Iteration, bool], None] | None = None,
+    shape: Shape | None = None,
+) -> Solution:
+    """Solve ``board`` (a ``Board``, or a position as text, read with ``shape`` if given) for
+    ``goal`` and return the ``Solution``, its moves replayed and checked.
+
+    - ``method``: ``auto`` (a saved BFS table, else IDA* up to 16 cells, else real time),
+      ``idastar``, ``astar`` or ``realtime``;
+    - ``heuristic``: ``auto`` (the strongest bound ready), ``manhattan``, ``lc``, ``wd``, ``id``,
+      ``pdb:PARTITION`` or several joined by ``+`` (``wd+id``, ``pdb:6-6-3+wd``);
+    - ``goal``: ``"standard"``, ``"blank-first"``, or a goal ``Board`` (or its text) whose blank,
+      or the position's, is in a corner;
+    - ``timeout`` (wall-clock seconds), ``max_nodes``, ``max_memory`` (bytes): a search that reaches
+      one returns a ``Solution`` with that ``status`` and the bound it proved (they override the
+      same fields of ``limit``, a ``Limit``);
+    - ``weight`` > 1: weighted A*; ``pruning``: IDA*'s ``auto``, ``parent`` or ``fsm``;
+      ``realtime_method``: ``greedy`` or ``parberry``; ``on_iteration(iteration, final)``: called
+      after each IDA* iteration or A* bound.
+
+    Raises ``UnsolvableError`` (with the parity reason) if the goal cannot be reached, and
+    ``InvalidBoardError`` for bad input.
+
+    >>> solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="lc", timeout=10).letters
+    'LL'
+    >>> goal = parse("0 1 2/3 4 5/6 7 8")   # blank-first, written as a board
+    >>> solve(Board(3, 3, (1, 0, 2, 3, 4, 5, 6, 7, 8)), goal=goal, method="idastar", heuristic="lc").moves
+    (1,)
+    """
+    if isinstance(board, str):
+        board = parse(board, shape)
     from .search import solve as _solve
 
-    return _solve(board, **options)
+    return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
+                  goal=_goal(goal, board), weight=weight, realtime_method=realtime_method,
+                  on_iteration=on_iteration, pruning=pruning)
+
+
+def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal | Board | str = "standard",
+                shape: Shape | None = None) -> int:
+    """The value of a lower bound (a heuristic, as ``solve`` names them) for ``board``: every
+    solution has at least that many moves. Tables it needs must be built
+    (``npuzzle tables build``); ``MissingTableError`` names the command otherwise.
+
+    >>> b = parse("8 6 7/2 5 4/3 0 1")
+    >>> lower_bound(b), lower_bound(b, "lc"), lower_bound(b, "wd+id")
+    (21, 23, 25)
+    """
+    if isinstance(board, str):
+        board = parse(board, shape)
+    from .search import lower_bound as _lower_bound
+
+    return _lower_bound(board, heuristic, _goal(goal, board))
+
+
+def _goal(goal: Goal | Board | str, board: Board) -> Goal | Board:
+    """A goal's name, or a goal board (a position as text is read in the board's shape)."""
+    if isinstance(goal, str) and goal not in ("standard", "blank-first") and any(ch.isdigit() for ch in goal):
+        return parse(goal, board.shape)
+    return goal  # type: ignore[return-value]  # a wrong name is refused by the search
+
+
+def _shape(shape: Shape | None) -> tuple[int, int] | None:
+    if isinstance(shape, str):
+        return parse_shape(shape)
+    return shape
+
+
+def _limit(limit: Limit | None, timeout: float | None, max_nodes: int | None, max_memory: int | None) -> Limit | None:
+    if timeout is None and max_nodes is None and max_memory is None:
+        return limit
+    base = limit or Limit()
+    return Limit(timeout=base.timeout if timeout is None else timeout,
+                 max_nodes=base.max_nodes if max_nodes is None else max_nodes,
+                 max_memory=base.max_memory if max_memory is None else max_memory)
 
 
 __all__ = [
     "Board",
     "Direction",
+    "Solution",
+    "Limit",
     "solve",
+    "lower_bound",
+    "parse",
+    "format",
     "NPuzzleError",
     "InvalidBoardError",
     "UnsolvableError",

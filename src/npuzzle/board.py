@@ -109,9 +109,21 @@ def goal_tiles(size: int, goal: Goal = "standard") -> tuple[int, ...]:
     return tuple(range(1, size)) + (0,)
 
 
+#: Notebooks draw boards of up to this many cells (a larger image would only slow them down).
+SVG_CELLS = 1024
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
-    """An m x n sliding-tile position (2 <= height, width). Immutable; moves return new boards."""
+    """An m x n sliding-tile position (2 <= height, width). Immutable; moves return new boards.
+
+    >>> b = Board(2, 3, (1, 2, 3, 4, 0, 5))
+    >>> print(b)
+    1 2 3
+    4 _ 5
+    >>> b.movable_tiles(), b.move(5).is_goal(), b.manhattan()
+    ((2, 4, 5), True, 1)
+    """
 
     height: int
     width: int
@@ -176,8 +188,20 @@ class Board:
     def position_of(self, tile: int) -> int:
         return self.tiles.index(tile)
 
-    def is_goal(self, goal: Goal = "standard") -> bool:
+    def is_goal(self, goal: Goal | Board = "standard") -> bool:
+        """Whether this is the goal: a convention's name or a goal ``Board`` of the same shape."""
+        if isinstance(goal, Board):
+            return self.tiles == self._goal_board(goal).tiles
         return self.tiles == goal_tiles(self.size, goal)
+
+    def _goal_board(self, goal: Goal | Board) -> Board:
+        """``goal`` as a board of this shape (``InvalidBoardError`` if its shape differs)."""
+        if not isinstance(goal, Board):
+            return Board.goal(self.height, self.width, check_goal(goal))
+        if goal.shape != self.shape:
+            raise InvalidBoardError(f"the goal board is {goal.height}x{goal.width} but the position is "
+                                    f"{self.height}x{self.width}")
+        return goal
 
     def __str__(self) -> str:
         """The board drawn as rows, the blank as ``_``."""
@@ -185,6 +209,31 @@ class Board:
         return "\n".join(
             " ".join(("_" if t == 0 else str(t)).rjust(wide) for t in row) for row in self.rows()
         )
+
+    def svg(self, cell: int = 40) -> str:
+        """The board drawn as an SVG image: a grid of ``cell``-pixel squares, the blank empty.
+
+        >>> print(Board(2, 2, (1, 2, 3, 0)).svg())  # doctest: +ELLIPSIS
+        <svg xmlns="http://www.w3.org/2000/svg" width="82" height="82" viewBox="0 0 82 82">...</svg>
+        """
+        font = max(8, int(cell * (0.5 if self.size <= 100 else 0.35)))
+        parts = []
+        for q, t in enumerate(self.tiles):
+            if t == 0:
+                continue
+            x, y = 1 + (q % self.width) * cell, 1 + (q // self.width) * cell
+            parts.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}" rx="4" '
+                         f'fill="#f4e3c1" stroke="#8a6d3b"/><text x="{x + cell / 2:g}" y="{y + cell / 2:g}" '
+                         f'font-size="{font}" text-anchor="middle" dominant-baseline="central" '
+                         f'font-family="sans-serif">{t}</text>')
+        w, h = self.width * cell + 2, self.height * cell + 2
+        frame = f'<rect x="0.5" y="0.5" width="{w - 1}" height="{h - 1}" fill="#fff" stroke="#444"/>'
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+                f'{frame}{"".join(parts)}</svg>')
+
+    def _repr_svg_(self) -> str | None:
+        """Notebooks draw a board as ``svg()`` (up to ``SVG_CELLS`` cells; larger ones as text)."""
+        return self.svg() if self.size <= SVG_CELLS else None
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -314,59 +363,112 @@ class Board:
         n = self.size
         return self._derived(tuple(0 if t == 0 else n - t for t in reversed(self.tiles)))
 
-    def manhattan(self, goal: Goal = "standard") -> int:
-        """Sum over the tiles (not the blank) of their row and column distance to their goal cell."""
-        check_goal(goal)
+    def manhattan(self, goal: Goal | Board = "standard") -> int:
+        """Sum over the tiles (not the blank) of their row and column distance to their goal cell.
+
+        ``goal`` is a convention's name or a goal ``Board``:
+
+        >>> Board(2, 2, (1, 2, 0, 3)).manhattan(Board(2, 2, (0, 1, 3, 2)))
+        3
+        """
         w, n = self.width, self.size
+        if isinstance(goal, Board):
+            home = _homes(self._goal_board(goal).tiles)
+        else:
+            check_goal(goal)
+            home = [goal_cell(t, n, goal) for t in range(n)]
         total = 0
         for cell, t in enumerate(self.tiles):
             if t:
-                g = goal_cell(t, n, goal)
+                g = home[t]
                 total += abs(cell // w - g // w) + abs(cell % w - g % w)
         return total
 
-    def permutation_parity(self, goal: Goal = "standard") -> int:
+    def permutation_parity(self, goal: Goal | Board = "standard") -> int:
         """Parity (0 even, 1 odd) of the permutation, blank included, taking the goal to this board.
 
         That permutation sends each cell to the goal cell of its tile: the tiles read as a
         permutation of 0..N-1, followed by the goal's labelling (the identity for blank-first; for
-        the standard goal t -> t-1, 0 -> N-1, one cycle of length N, of parity N - 1).
+        the standard goal t -> t-1, 0 -> N-1, one cycle of length N, of parity N - 1; for a goal
+        board, the inverse of its tiles read as a permutation, of the same parity as they).
         """
-        labelling = 0 if check_goal(goal) == "blank-first" else (self.size - 1) & 1
+        if isinstance(goal, Board):
+            labelling = _parity(self._goal_board(goal).tiles)
+        else:
+            labelling = 0 if check_goal(goal) == "blank-first" else (self.size - 1) & 1
         return (_parity(self.tiles) + labelling) & 1
 
-    def blank_distance(self, goal: Goal = "standard") -> int:
+    def blank_distance(self, goal: Goal | Board = "standard") -> int:
         """Row plus column distance of the blank to its goal cell."""
-        g = goal_cell(0, self.size, check_goal(goal))
+        if isinstance(goal, Board):
+            g = self._goal_board(goal).blank
+        else:
+            g = goal_cell(0, self.size, check_goal(goal))
         w = self.width
         return abs(self._blank // w - g // w) + abs(self._blank % w - g % w)
 
-    def unsolvable_reason(self, goal: Goal = "standard") -> str | None:
+    def unsolvable_reason(self, goal: Goal | Board = "standard") -> str | None:
         """``None`` if the goal is reachable, else why not.
 
         Each move swaps the blank with a tile (the permutation's parity flips) and moves the blank
         one cell (the parity of its distance to its goal cell flips). Both are even at the goal, so
         they must agree; on boards of at least 2x2 that condition is also sufficient.
+
+        >>> print(Board(2, 2, (1, 2, 3, 0)).unsolvable_reason(Board(2, 2, (2, 1, 3, 0))))
+        unsolvable for the goal 2 1/3 0: the tiles (blank included) are an odd permutation of the goal, \
+but the blank is 0 moves from its goal cell (even); every move flips both parities, so they can \
+never both be even as at the goal
         """
         perm = self.permutation_parity(goal)
         dist = self.blank_distance(goal)
         if perm == dist & 1:
             return None
         return (
-            f"unsolvable for the {goal} goal: the tiles (blank included) are an "
+            f"unsolvable for {goal_label(goal)}: the tiles (blank included) are an "
             f"{'odd' if perm else 'even'} permutation of the goal, but the blank is {dist} "
             f"move{'s' if dist != 1 else ''} from its goal cell ({'odd' if dist & 1 else 'even'}); "
             "every move flips both parities, so they can never both be even as at the goal"
         )
 
-    def is_solvable(self, goal: Goal = "standard") -> bool:
+    def is_solvable(self, goal: Goal | Board = "standard") -> bool:
         return self.unsolvable_reason(goal) is None
 
-    def require_solvable(self, goal: Goal = "standard") -> None:
+    def require_solvable(self, goal: Goal | Board = "standard") -> None:
         """Raise ``UnsolvableError`` with the parity reason if the goal cannot be reached."""
         reason = self.unsolvable_reason(goal)
         if reason is not None:
             raise UnsolvableError(reason)
+
+
+#: Goal boards of more than this many cells are named, not written out, in one-line texts.
+GOAL_TEXT_CELLS = 36
+
+
+def goal_text(goal: Goal | Board, max_cells: int | None = None) -> str:
+    """A goal as text: a convention's name, or a goal board's rows (``1 2 3/8 0 4/7 6 5``), or
+    ``custom goal board`` if it has more than ``max_cells`` cells.
+
+    >>> goal_text("standard"), goal_text(Board(2, 2, (0, 1, 2, 3))), goal_text(Board(2, 2, (0, 1, 2, 3)), 3)
+    ('standard', '0 1/2 3', 'custom goal board')
+    """
+    if isinstance(goal, Board):
+        if max_cells is not None and goal.size > max_cells:
+            return "custom goal board"
+        return "/".join(" ".join(map(str, row)) for row in goal.rows())
+    return goal
+
+
+def goal_label(goal: Goal | Board) -> str:
+    """A goal named in a sentence: ``the standard goal``, ``the goal 1 2/3 0``."""
+    return f"the goal {goal_text(goal)}" if isinstance(goal, Board) else f"the {goal} goal"
+
+
+def _homes(goal_tiles: Sequence[int]) -> list[int]:
+    """The cell of each tile in a goal's tiles (the inverse permutation)."""
+    home = [0] * len(goal_tiles)
+    for cell, t in enumerate(goal_tiles):
+        home[t] = cell
+    return home
 
 
 def permutation_problem(tiles: Sequence[int], size: int) -> str | None:

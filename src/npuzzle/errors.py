@@ -27,24 +27,64 @@ def quote_input(value: object, limit: int = QUOTE_LIMIT) -> str:
 
 
 class NPuzzleError(Exception):
-    """Base class of every error npuzzle raises on purpose."""
+    """Base class of every error npuzzle raises on purpose: catch it to report any of them.
+
+    >>> from npuzzle import parse
+    >>> try:
+    ...     parse("1 2 3/4 5 6/7 8 8")
+    ... except NPuzzleError as e:
+    ...     print(e)
+    duplicate tile 8 in '1 2 3/4 5 6/7 8 8'
+    """
 
 
 class InvalidBoardError(NPuzzleError, ValueError):
-    """The input does not describe a board: bad character, duplicate or missing tile, bad shape..."""
+    """The input does not describe a board: bad character, duplicate or missing tile, bad shape...
+
+    >>> from npuzzle import parse
+    >>> parse("1 2 3/4 5")
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.InvalidBoardError: ragged rows: row 1 has 3 numbers but row 2 has 2 in '1 2 3/4 5'
+    """
 
 
 class UnsolvableError(NPuzzleError, ValueError):
-    """The position is valid but cannot reach the goal (the parity invariant differs)."""
+    """The position is valid but cannot reach the goal (the parity invariant differs).
+
+    >>> from npuzzle import solve
+    >>> solve("2 1/3 0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.UnsolvableError: unsolvable for the standard goal: ...
+    """
 
 
 class IllegalMoveError(NPuzzleError, ValueError):
-    """A move names a tile that is not next to the blank, or a direction off the board."""
+    """A move names a tile that is not next to the blank, or a direction off the board.
+
+    >>> from npuzzle import parse
+    >>> parse("1 2/3 0").move(1)
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.IllegalMoveError: tile 1 is not next to the blank
+    """
 
 
 class MissingTableError(NPuzzleError):
-    """A heuristic needs a table that has not been built; the message names the command to build it."""
+    """A heuristic needs a table that has not been built; the message names the command to build it.
+
+    >>> from npuzzle import lower_bound
+    >>> lower_bound("1 2 3/4 5 6/7 0 8", "pdb:1-1-6")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.MissingTableError: ...pdb:1-1-6...
+    """
 
 
 class TableFormatError(NPuzzleError):
-    """A table file on disk is truncated, corrupt or of another format; the message names the file."""
+    """A table file on disk is truncated, corrupt or of another format; the message names the file.
+
+    >>> issubclass(TableFormatError, NPuzzleError)
+    True
+    """

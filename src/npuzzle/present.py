@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import stats
-from .board import Board, Goal
+from .board import GOAL_TEXT_CELLS, Board, Goal, goal_text
 from .errors import quote_input
 from .notation import format_moves, format_position
 from .search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
@@ -66,9 +66,10 @@ def printable(board: Board, method: str) -> bool:
     return board.size <= MAX_PRINTED_CELLS or method not in ("auto", "realtime")
 
 
-def search_start_text(board: Board, goal: Goal) -> str:
+def search_start_text(board: Board, goal: Goal | Board) -> str:
     """The first line of a verbose search: ``solving 4x4, goal standard, Manhattan distance 7``."""
-    return f"solving {board.height}x{board.width}, goal {goal}, Manhattan distance {board.manhattan(goal)}"
+    return (f"solving {board.height}x{board.width}, goal {goal_text(goal, GOAL_TEXT_CELLS)}, "
+            f"Manhattan distance {board.manhattan(goal)}")
 
 
 def iteration_text(iteration: Iteration, final: bool) -> str:
@@ -107,7 +108,7 @@ def solution_text(solution: Solution, report: Mapping[str, Any] | None = None) -
     and the letters; for a search stopped by a limit, the bound it proved instead of moves.
     ``report`` (from ``report_for``) adds the real-time figures as a last line."""
     board = solution.board
-    lines = [f"{board.height}x{board.width} board, goal {solution.goal}:"]
+    lines = [f"{board.height}x{board.width} board, goal {goal_text(solution.goal, GOAL_TEXT_CELLS)}:"]
     if board.size <= DRAWN_CELLS:
         lines += ["  " + line for line in str(board).splitlines()]
     if solution.solved:
@@ -131,6 +132,41 @@ def solution_record(solution: Solution, report: Mapping[str, Any] | None = None)
     """The JSON form of a solution: ``Solution.to_dict()``, plus ``report`` (from ``report_for``)
     when there is one."""
     return {**solution.to_dict(), **({"report": dict(report)} if report else {})}
+
+
+def steps_text(solution: Solution) -> str:
+    """A solution step by step: the start, then after each move its number, the tile pushed and
+    its letter, and the board drawn (blank as ``_``).
+
+    >>> from npuzzle import solve
+    >>> print(steps_text(solve("1 2/0 3", method="idastar", heuristic="lc")))
+    start:
+      1 2
+      _ 3
+    move 1 of 1: tile 3 L
+      1 2
+      3 _
+    """
+    lines: list[str] = []
+    total = len(solution.moves)
+    for step, board in enumerate(solution.boards()):
+        if step == 0:
+            lines.append("start:")
+        else:
+            lines.append(f"move {step} of {total}: tile {solution.moves[step - 1]} {solution.letters[step - 1]}")
+        lines += ["  " + line for line in str(board).splitlines()]
+    return "\n".join(lines)
+
+
+def steps_record(solution: Solution) -> list[str]:
+    """The positions of a solution from the start to the goal, in the ``rows`` notation (JSON's
+    ``steps``).
+
+    >>> from npuzzle import solve
+    >>> steps_record(solve("1 2/0 3", method="idastar", heuristic="lc"))
+    ['1 2/0 3', '1 2/3 0']
+    """
+    return [format_position(board) for board in solution.boards()]
 
 
 # -- real-time reports -------------------------------------------------------------------------
@@ -158,14 +194,14 @@ def report_record(report: Mapping[str, Any], method: str) -> dict[str, Any]:
 # -- check -------------------------------------------------------------------------------------
 
 
-def check_record(board: Board, goal: Goal) -> dict[str, Any]:
+def check_record(board: Board, goal: Goal | Board) -> dict[str, Any]:
     """The JSON form of a position's check: shape, tiles, goal, whether the goal can be reached,
     the Manhattan distance and both parities, and the ``reason`` when it cannot."""
     reason = board.unsolvable_reason(goal)
     record: dict[str, Any] = {
         "shape": f"{board.height}x{board.width}",
         "tiles": list(board.tiles),
-        "goal": goal,
+        "goal": goal_text(goal),
         "solvable": reason is None,
         "manhattan": board.manhattan(goal),
         "permutation_parity": "odd" if board.permutation_parity(goal) else "even",
@@ -241,6 +277,25 @@ def sample_text(height: int, width: int, goal: Goal, seed: int | None, lengths: 
 def sample_title(height: int, width: int, count: int) -> str:
     """The title of a sample's histogram image."""
     return f"{count} random {height}x{width} positions"
+
+
+def distribution_title(height: int, width: int, counts: Sequence[int], goal_name: str) -> str:
+    """The title of a full BFS's histogram image.
+
+    >>> distribution_title(2, 2, [1, 2, 2, 2, 2, 2, 1], "standard")
+    'every solvable 2x2 position (12) by distance to the standard goal'
+    """
+    return f"every solvable {height}x{width} position ({sum(counts):,}) by distance to the {goal_name} goal"
+
+
+def happy_title(height: int, width: int, goal: Goal) -> str:
+    """The title of the histogram image of the positions solvable by happy moves only."""
+    return f"{height}x{width} positions solvable by happy moves only ({goal} goal)"
+
+
+def plot_saved_text(path: str) -> str:
+    """The line that follows a histogram image written by ``--plot``."""
+    return f"histogram saved to {path}"
 
 
 # -- tables ------------------------------------------------------------------------------------

@@ -100,23 +100,23 @@ def histogram_lines(counts: Sequence[int], bar_width: int = 50) -> list[str]:
 def pyplot() -> Any:
     """matplotlib's pyplot (non-interactive), or ``NPuzzleError`` if matplotlib is not installed.
 
-    matplotlib is optional: only plotting needs it."""
+    matplotlib is optional (the extra ``plot``: ``pip install 'npuzzle[plot]'``): only plotting needs it."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise NPuzzleError("--plot needs matplotlib, which is not installed (pip install matplotlib)") from None
+        raise NPuzzleError("--plot needs matplotlib, which is not installed: pip install 'npuzzle[plot]'") from None
     return plt
 
 
-def save_plot(counts: Sequence[int], path: str | Path, title: str) -> None:
+def save_plot(counts: Sequence[int], path: str | Path, title: str, xlabel: str = "optimal solution length") -> None:
     """Save the histogram as a bar chart image (format from the file name) with matplotlib."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.bar(range(len(counts)), counts)
-    ax.set_xlabel("optimal solution length")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("positions")
     ax.set_title(title)
     fig.tight_layout()

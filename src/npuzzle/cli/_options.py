@@ -13,7 +13,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
-from ..board import GOALS, Board
+from ..board import GOALS, Board, Goal
 from ..errors import NPuzzleError, quote_input
 from ..notation import parse_lines, parse_position, parse_shape, position_texts, read_bounded, read_positions
 from ..search import METHODS, PRUNING
@@ -175,6 +175,24 @@ def cell_arg(text: str) -> tuple[int, int]:
 
 def add_goal(p: argparse.ArgumentParser, help: str = GOAL_HELP) -> None:
     p.add_argument("--goal", choices=GOALS, default="standard", help=help)
+
+
+GOAL_BOARD_HELP = ("solve for this goal position instead of a convention (any arrangement of the tiles, "
+                   "read like a position, e.g. '1 2 3/8 0 4/7 6 5'); the tiles are relabelled against "
+                   "the standard goal, so every method and heuristic works")
+
+
+def add_goal_board(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--goal-board", metavar="POSITION", help=GOAL_BOARD_HELP)
+
+
+def goal_of(args: argparse.Namespace) -> Goal | Board:
+    """The goal asked for: ``--goal-board``'s position if given (read with ``--shape``), else ``--goal``."""
+    if args.goal_board is None:
+        return args.goal  # type: ignore[no-any-return]
+    if args.goal != "standard":
+        raise NPuzzleError("give --goal or --goal-board, not both")
+    return parse_position(args.goal_board, args.shape)
 
 
 def add_shape(

@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from .. import present
-from ._options import EXIT_INPUT, EXIT_OK, NOTATION_HELP, add_json, add_positions, read_boards
+from ._options import EXIT_INPUT, EXIT_OK, NOTATION_HELP, add_goal_board, add_json, add_positions, goal_of, read_boards
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -22,13 +22,15 @@ def add(sub: Subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_positions(p)
+    add_goal_board(p)
     add_json(p)
 
 
 def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
+    goal = goal_of(args)
     for board in read_boards(args):
-        record = present.check_record(board, args.goal)
+        record = present.check_record(board, goal)
         if not record["solvable"]:
             status = EXIT_INPUT
         print(json.dumps(record) if args.json else present.check_text(board, record))

@@ -18,12 +18,14 @@ from ._options import (
     EXIT_OK,
     HEURISTIC_HELP,
     NOTATION_HELP,
+    add_goal_board,
     add_heuristic,
     add_json,
     add_method,
     add_positions,
     add_pruning,
     add_timeout,
+    goal_of,
     positive_int,
     read_boards,
     size_arg,
@@ -32,7 +34,7 @@ from ._options import (
 from ._output import check_writable, writing
 
 if TYPE_CHECKING:
-    from ..board import Board
+    from ..board import Board, Goal
     from ..search.limits import Iteration, Solution
     from ._options import Subparsers
 
@@ -77,6 +79,10 @@ def add(sub: Subparsers) -> None:
     output.add_argument("--moves-out", metavar="FILE",
                         help="real time: write the moves as UDLR letters to FILE ('-' = stdout); "
                         "FILE is replaced only once the moves are found")
+    add_goal_board(p)
+    p.add_argument("--steps", action="store_true",
+                   help="also show every position on the way: move number, tile pushed, letter and the "
+                   "board (JSON: a 'steps' list of positions)")
     add_json(p)
     p.add_argument("--verbose", "-v", action="store_true",
                    help="report every iteration (threshold, nodes, CPU seconds) on stderr")
@@ -87,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     if streaming and args.method not in ("auto", "realtime"):
         raise NPuzzleError("--count-only and --moves-out go with --method realtime")
     limit = Limit(timeout=args.timeout, max_nodes=args.max_nodes, max_memory=args.max_memory)
+    goal = _goal(args, streaming)
     boards = read_boards(args)
     if args.moves_out not in (None, "-"):
         _check_moves_out(args.moves_out, len(boards))
@@ -94,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     for i, board in enumerate(boards):
         if i and not args.json:
             print()
-        reason = board.unsolvable_reason(args.goal)
+        reason = board.unsolvable_reason(goal)
         if reason is not None:
             print(f"npuzzle solve: {present.unsolvable_text(board, reason)}", file=sys.stderr)
             status = max(status, EXIT_INPUT)
@@ -102,17 +109,32 @@ def run(args: argparse.Namespace) -> int:
         if streaming:
             _solve_streaming(board, args)
             continue
-        solution = _solve(board, args, limit)
+        solution = _solve(board, args, limit, goal)
         report = present.report_for(solution)
         if args.json:
-            print(json.dumps(present.solution_record(solution, report)), flush=True)
+            record = present.solution_record(solution, report)
+            if args.steps:
+                record["steps"] = present.steps_record(solution)
+            print(json.dumps(record), flush=True)
         else:
             print(present.solution_text(solution, report), flush=True)
+            if args.steps and solution.solved:
+                print(present.steps_text(solution), flush=True)
         if solution.status == INTERRUPTED:
             return EXIT_INTERRUPTED
         if not solution.solved:
             status = max(status, EXIT_LIMIT)
     return status
+
+
+def _goal(args: argparse.Namespace, streaming: bool) -> Goal | Board:
+    """``--goal`` or ``--goal-board``; the options that do not go with them refused."""
+    goal = goal_of(args)
+    if streaming and not isinstance(goal, str):
+        raise NPuzzleError("--goal-board does not go with --count-only or --moves-out")
+    if args.steps and streaming:
+        raise NPuzzleError("--steps does not go with --count-only or --moves-out")
+    return goal
 
 
 def _check_moves_out(path: str, count: int) -> None:
@@ -126,16 +148,19 @@ def _print_iteration(iteration: Iteration, final: bool) -> None:
     print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
 
 
-def _solve(board: Board, args: argparse.Namespace, limit: Limit) -> Solution:
+def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Board) -> Solution:
     from ..search import solve
 
     if not present.printable(board, args.method):
         raise NPuzzleError(
             f"a {board.height}x{board.width} board has too many moves to print: "
             "use --count-only or --moves-out FILE")
+    if args.steps and board.size > present.DRAWN_CELLS:
+        raise NPuzzleError(f"--steps draws boards of at most {present.DRAWN_CELLS} cells, not "
+                           f"{board.height}x{board.width}")
     if args.verbose:
-        print(present.search_start_text(board, args.goal), file=sys.stderr, flush=True)
-    return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=args.goal,
+        print(present.search_start_text(board, goal), file=sys.stderr, flush=True)
+    return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=goal,
                  weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
                  on_iteration=_print_iteration if args.verbose else None)
 

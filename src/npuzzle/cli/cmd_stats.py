@@ -32,11 +32,13 @@ def add(sub: Subparsers) -> None:
                    help="goal with the blank at row R, column C (from 0) and tiles 1..N-1 around it")
     b.add_argument("--save", action="store_true", help="store the distance table in the table store")
     b.add_argument("--table", action="store_true", help="also print one line per distance")
+    _add_plot(b)
     h = ssub.add_parser("happy", help="positions solvable by happy moves only (Knuth, 15PUZZLE-KORF1)",
                         description="Count the positions from which the goal is reached by happy moves "
                         "only (each move brings its tile closer to home), by distance.")
     add_shape(h, default=(4, 4), help="board shape, at most 16 cells (default: 4x4)")
     add_goal(h)
+    _add_plot(h)
     s = ssub.add_parser("sample", help="optimal lengths of random positions, as a histogram",
                         description="Solve random solvable positions optimally and print the "
                         "histogram of their lengths.")
@@ -44,7 +46,12 @@ def add(sub: Subparsers) -> None:
     s.add_argument("--count", type=positive_int, default=100, help="number of positions (default: 100)")
     s.add_argument("--seed", type=seed_arg, default=None, help="random seed, for a reproducible sample (0..2**63-1)")
     add_goal(s)
-    s.add_argument("--plot", metavar="FILE", help="also save the histogram as an image (needs matplotlib)")
+    _add_plot(s)
+
+
+def _add_plot(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--plot", metavar="FILE", help="also save the histogram as an image, its format from the "
+                   "file name, e.g. lengths.png (needs matplotlib: pip install 'npuzzle[plot]')")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,18 +64,30 @@ def _bfs(args: argparse.Namespace) -> None:
     from ..search import bfs
 
     h, w = args.shape
+    if args.plot:
+        stats.pyplot()  # fail before searching if matplotlib is missing
     blank = bfs.goal_blank(h, w, args.goal, args.blank_cell)
     counts = bfs.distribution(h, w, blank_cell=blank, save=args.save, progress=True)
     label = stats.distribution_label(h, w, blank)
     print(present.distribution_text(label, counts, bfs.goal_name(h, w, blank), table=args.table))
+    if args.plot:
+        title = present.distribution_title(h, w, counts, bfs.goal_name(h, w, blank))
+        stats.save_plot(counts, args.plot, title, "distance to the goal (moves)")
+        print(present.plot_saved_text(args.plot))
 
 
 def _happy(args: argparse.Namespace) -> None:
+    from .. import stats
     from ..search import bfs
 
     h, w = args.shape
+    if args.plot:
+        stats.pyplot()  # fail before searching if matplotlib is missing
     counts = bfs.happy_count(True, height=h, width=w, goal=args.goal)
     print(present.happy_text(h, w, args.goal, counts))
+    if args.plot:
+        stats.save_plot(counts, args.plot, present.happy_title(h, w, args.goal), "distance to the goal (moves)")
+        print(present.plot_saved_text(args.plot))
 
 
 def _sample(args: argparse.Namespace) -> None:
@@ -81,4 +100,4 @@ def _sample(args: argparse.Namespace) -> None:
     print(present.sample_text(h, w, args.goal, args.seed, lengths))
     if args.plot:
         stats.save_plot(stats.histogram(lengths), args.plot, present.sample_title(h, w, args.count))
-        print(f"histogram saved to {args.plot}")
+        print(present.plot_saved_text(args.plot))

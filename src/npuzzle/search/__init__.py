@@ -35,7 +35,7 @@ def solve(
     method: str = "auto",
     heuristic: str = "auto",
     limit: Limit | None = None,
-    goal: Goal = "standard",
+    goal: Goal | Board = "standard",
     weight: float = 1.0,
     realtime_method: str = "greedy",
     on_iteration: IterationCallback | None = None,
@@ -52,7 +52,21 @@ def solve(
     is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``registry.PRUNING``).
     Raises ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be
     reached.
+
+    ``goal`` is ``"standard"``, ``"blank-first"`` or a goal ``Board`` (any arrangement whose blank,
+    or the position's, is in a corner): that goal is solved by relabelling the tiles against the
+    standard goal (see ``search.relabel``), and the moves come back in the original tiles.
     """
+    if isinstance(goal, Board):
+        board.require_solvable(goal)
+        named = _named_goal(goal)
+        if named is None:
+            from .relabel import solve_for_board
+
+            return solve_for_board(board, goal, lambda start: solve(
+                start, method=method, heuristic=heuristic, limit=limit, weight=weight,
+                realtime_method=realtime_method, on_iteration=on_iteration, pruning=pruning))
+        goal = named
     check_goal(goal)
     if method != "auto":
         registered(method)
@@ -72,6 +86,37 @@ def solve(
             return answer
         method = _auto_method(board, request)
     return registered(method).load()(board, request)
+
+
+def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board = "standard") -> int:
+    """The value of ``heuristic`` (``auto`` is the one ``solve`` would pick) for ``board`` and
+    ``goal`` (a goal board is relabelled as ``solve`` does it)."""
+    from ..heuristics.registry import auto_heuristic, evaluate, parse
+
+    if isinstance(goal, Board):
+        board.is_goal(goal)  # the shapes agree
+        named = _named_goal(goal)
+        if named is None:
+            from .relabel import frame_for
+
+            frame = frame_for(board, goal)
+            if frame is None:
+                if heuristic != "manhattan":
+                    raise InvalidBoardError("the blanks of the goal board and of the position are both off the "
+                                            "corners: only the manhattan bound is evaluated for them")
+                return board.manhattan(goal)
+            board, goal = frame.apply(goal if frame.reverse else board), "standard"
+        else:
+            goal = named
+    check_goal(goal)
+    name = auto_heuristic(board.height, board.width, goal)[0] if heuristic == "auto" else parse(heuristic).name
+    return evaluate(board, goal, name)
+
+
+def _named_goal(goal: Board) -> Goal | None:
+    """The convention whose goal ``goal`` is, if any (then its own tables answer)."""
+    names: tuple[Goal, ...] = ("standard", "blank-first")
+    return next((name for name in names if goal.is_goal(name)), None)
 
 
 def _check_options(method: str, request: Request) -> None:
@@ -100,5 +145,5 @@ def warmup() -> None:
         realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)
 
 
-__all__ = ["Limit", "Solution", "Stats", "Request", "solve", "warmup", "METHODS", "HEURISTICS", "PRUNING",
-           "REALTIME_METHODS", "IterationCallback"]
+__all__ = ["Limit", "Solution", "Stats", "Request", "solve", "lower_bound", "warmup", "METHODS", "HEURISTICS",
+           "PRUNING", "REALTIME_METHODS", "IterationCallback"]

@@ -255,15 +255,21 @@ def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], float] | None:
     if table is None:
         return None
     board.require_solvable(goal)
+    return _walk_down(board, blank, table.data, str(table.path))
+
+
+def _walk_down(board: Board, blank: int, data: np.ndarray, source: str) -> tuple[tuple[int, ...], float]:
+    """The tiles pushed walking ``data`` (a 2-bit table of goal blank cell ``blank``) down from
+    ``board``, and the CPU time."""
     from .._kernels.bfs import walk_down
 
     start = time.process_time()
     sp = space(board.height, board.width, blank)
     cells = np.array(board.tiles, dtype=np.int64)
     moves = np.zeros(64 * sp.size, dtype=np.int64)  # far above the diameter; stops a corrupt walk
-    steps = walk_down(table.data, cells, blank, sp.size, sp.width, sp.fact_half, sp.popc, sp.nbr, moves)
+    steps = walk_down(data, cells, blank, sp.size, sp.width, sp.fact_half, sp.popc, sp.nbr, moves)
     if steps < 0:
-        raise TableFormatError(f"table file {table.path}: it does not lead from {board.tiles} to the goal")
+        raise TableFormatError(f"table file {source}: it does not lead from {board.tiles} to the goal")
     return tuple(int(t) for t in moves[:steps]), time.process_time() - start
 
 
@@ -316,3 +322,30 @@ def happy_count(
             bar.advance(1)
             bar.note(f"distance {len(counts) - 1}: {m:,} positions")
     return counts
+
+
+#: Boards of up to this many cells (2x5: 1,814,400 positions, about a second) have the distance
+#: table of any goal blank cell made in memory when none is saved.
+IN_MEMORY_CELLS = 10
+
+
+@lru_cache(maxsize=4)
+def _memory_table(height: int, width: int, blank: int) -> np.ndarray:
+    return run_bfs(space(height, width, blank), progress=False)[0]
+
+
+def blank_cell_walk(board: Board, blank: int) -> tuple[tuple[int, ...], float]:
+    """An optimal path (tiles pushed, CPU seconds) from ``board`` to ``goal_board(h, w, blank)``:
+    from the saved table of that goal, or one made in memory on boards of up to
+    ``IN_MEMORY_CELLS`` cells; ``MissingTableError`` names the command that saves it otherwise."""
+    h, w = board.shape
+    _check_shape(h, w, MAX_CELLS, "the exhaustive search")
+    board.require_solvable(goal_board(h, w, blank))
+    saved = _saved_table(h, w, blank)
+    if saved is not None:
+        return _walk_down(board, blank, saved.data, str(saved.path))
+    if board.size > IN_MEMORY_CELLS:
+        load_distance_table(h, w, blank_cell=blank)  # raises MissingTableError naming the command
+    start = time.process_time()  # the table's search counts (once per process)
+    moves = _walk_down(board, blank, _memory_table(h, w, blank), "<memory>")[0]
+    return moves, time.process_time() - start

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..board import Board, Goal
+from ..board import GOAL_TEXT_CELLS, Board, Goal, goal_text
 from ..errors import NPuzzleError
 
 #: The largest weight of weighted A* (f = g + W*h): beyond it the bucket arrays, sized by W times
 #: the bound, no longer fit in memory, and the search is greedy anyway.
 MAX_WEIGHT = 1000
+
+#: A notebook shows at most this many moves of a solution.
+HTML_MOVES = 500
 
 #: Values of ``Solution.status``.
 SOLVED = "solved"
@@ -29,7 +33,13 @@ INTERRUPTED = "interrupted"
 @dataclass(frozen=True)
 class Limit:
     """Bounds on a search. ``timeout`` is wall-clock seconds; ``max_nodes`` counts generated
-    nodes; ``max_memory`` is bytes (for searches that store nodes, like A*)."""
+    nodes; ``max_memory`` is bytes (for searches that store nodes, like A*). A search that
+    reaches one returns a ``Solution`` whose ``status`` names it, with the bound it proved:
+
+    >>> from npuzzle import solve
+    >>> solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="manhattan", limit=Limit(max_nodes=100))
+    <Solution 3x3 standard: node-limit, at least 25 moves, idastar/manhattan>
+    """
 
     timeout: float | None = None
     max_nodes: int | None = None
@@ -79,10 +89,19 @@ class Stats:
 @dataclass(frozen=True)
 class Solution:
     """The result of a search. ``moves`` are the tiles pushed; ``letters`` the same moves as
-    ``UDLR`` (the direction each pushed tile slides)."""
+    ``UDLR`` (the direction each pushed tile slides); ``goal`` a convention's name or a goal
+    ``Board``; ``boards()`` the positions on the way. Notebooks show the board and the moves.
+
+    >>> from npuzzle import solve
+    >>> s = solve("4 1 2/5 0 3", method="idastar", heuristic="lc")
+    >>> s.length, s.optimal, s.moves, s.letters
+    (5, True, (5, 4, 1, 2, 3), 'RDLLU')
+    >>> s.board.apply(s.moves).is_goal(s.goal)
+    True
+    """
 
     board: Board
-    goal: Goal
+    goal: Goal | Board
     moves: tuple[int, ...]
     letters: str
     length: int | None
@@ -98,11 +117,54 @@ class Solution:
     def solved(self) -> bool:
         return self.status == SOLVED
 
+    def __repr__(self) -> str:
+        """Short: shape, goal, outcome, method and heuristic.
+
+        >>> from npuzzle import solve
+        >>> solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="lc")
+        <Solution 3x3 standard: 2 moves, optimal, idastar/lc>
+        """
+        b = self.board
+        if self.solved:
+            outcome = f"{_count(self.length or 0, 'move')}, {'optimal' if self.optimal else 'not proven optimal'}"
+        else:
+            outcome = f"{self.status}, at least {_count(self.lower_bound, 'move')}"
+        how = self.method if self.method.startswith("realtime") else f"{self.method}/{self.heuristic}"
+        return f"<Solution {b.height}x{b.width} {goal_text(self.goal, GOAL_TEXT_CELLS)}: {outcome}, {how}>"
+
+    def boards(self) -> Iterator[Board]:
+        """The positions from the start to the goal, one a move (replayed; the start first).
+
+        >>> from npuzzle import solve
+        >>> [b.tiles for b in solve("1 2/0 3", method="idastar", heuristic="lc").boards()]
+        [(1, 2, 0, 3), (1, 2, 3, 0)]
+        """
+        board = self.board
+        yield board
+        for tile in self.moves:
+            board = board.move(tile)
+            yield board
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the start drawn, the outcome, the tiles pushed and the letters."""
+        from html import escape
+
+        lines = [repr(self)[1:-1]]
+        if self.solved:
+            shown, more = self.moves[:HTML_MOVES], len(self.moves) - HTML_MOVES
+            tail = f" ... ({more:,} more)" if more > 0 else ""
+            lines += [f"tiles pushed: {' '.join(map(str, shown)) or '(none)'}{tail}",
+                      f"letters: {self.letters[:HTML_MOVES] or '(none)'}{tail}"]
+        text = "".join(f"<div>{escape(line)}</div>" for line in lines)
+        image = self.board._repr_svg_() or ""
+        return f'<div style="display:flex;gap:1em;align-items:center">{image}' \
+               f'<div style="font-family:monospace">{text}</div></div>'
+
     def to_dict(self) -> dict[str, Any]:
         """The fields ``--json`` prints."""
         return {
             "board": {"height": self.board.height, "width": self.board.width, "tiles": list(self.board.tiles)},
-            "goal": self.goal,
+            "goal": goal_text(self.goal),
             "moves": list(self.moves),
             "letters": self.letters,
             "length": self.length,
@@ -116,11 +178,15 @@ class Solution:
         }
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 class VerificationError(NPuzzleError, AssertionError):
     """A solver produced moves that do not solve the board: a bug, never a user error."""
 
 
-def replayed_letters(board: Board, moves: tuple[int, ...], goal: Goal) -> str:
+def replayed_letters(board: Board, moves: tuple[int, ...], goal: Goal | Board) -> str:
     """Replay ``moves`` from ``board``; return them as letters if they reach the goal, else raise."""
     try:
         end = board.apply(moves)
@@ -134,7 +200,7 @@ def replayed_letters(board: Board, moves: tuple[int, ...], goal: Goal) -> str:
 
 def checked_solution(
     board: Board,
-    goal: Goal,
+    goal: Goal | Board,
     moves: tuple[int, ...],
     *,
     optimal: bool,

@@ -1,0 +1,131 @@
+"""Any goal board, solved against the standard goal: a symmetry of the rectangle that takes the
+goal's blank to the bottom-right corner, then a relabelling of the tiles that turns the goal into
+the standard one. Both keep every distance (a tile's name does not change how it moves, and a
+mirror image of a board is as far from the mirror image of its goal), so every heuristic, table
+and search of the standard goal answers for the custom one; the moves are named back in the
+original tiles and replayed against the custom goal.
+
+When the goal's blank is not in a corner but the position's is, the frame is taken from the
+position instead: the search runs from the goal to the position, and the moves are read backwards
+(pushing the same tiles in reverse order undoes a path).
+
+>>> goal = Board(3, 3, (1, 2, 3, 8, 0, 4, 7, 6, 5))      # the blank in the middle
+>>> start = Board(3, 3, (2, 8, 3, 1, 6, 4, 7, 0, 5))     # ... and in a side cell
+>>> frame_for(start, goal) is None                       # no corner: no frame (a distance table answers)
+True
+>>> f = frame_for(Board(3, 3, (0, 1, 2, 3, 4, 5, 6, 7, 8)), Board(3, 3, (2, 1, 0, 5, 4, 3, 8, 7, 6)))
+>>> f.apply(Board(3, 3, (2, 1, 0, 5, 4, 3, 8, 7, 6))).is_goal()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..board import Board, goal_tiles
+from ..errors import InvalidBoardError
+from .limits import Solution, Stats, checked_solution, replayed_letters
+
+#: Boards of at most this many cells have distance tables (``search.bfs.MAX_CELLS``).
+MAX_CELLS = 12
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A cell map (a symmetry of the rectangle) and a tile relabelling that take one board (the
+    frame's anchor) to the standard goal; ``reverse`` if the anchor is the position, not the goal."""
+
+    cells: tuple[int, ...]  # cells[c]: where cell c goes
+    labels: tuple[int, ...]  # labels[t]: the new name of tile t (0 stays 0)
+    reverse: bool
+
+    def apply(self, board: Board) -> Board:
+        """``board`` moved by the symmetry and relabelled."""
+        tiles = [0] * board.size
+        for c, t in enumerate(board.tiles):
+            tiles[self.cells[c]] = self.labels[t]
+        return Board(board.height, board.width, tuple(tiles))
+
+    def original_tiles(self, moves: tuple[int, ...]) -> tuple[int, ...]:
+        """Tiles pushed in the framed search, named as in the original boards."""
+        back = [0] * len(self.labels)
+        for t, new in enumerate(self.labels):
+            back[new] = t
+        named = tuple(back[m] for m in moves)
+        return named[::-1] if self.reverse else named
+
+
+def _symmetry(height: int, width: int, blank: int) -> tuple[int, ...] | None:
+    """The cell map of the mirror (left-right, up-down, or both) taking corner ``blank`` to the
+    bottom-right corner; None if ``blank`` is not a corner."""
+    r, c = divmod(blank, width)
+    if r not in (0, height - 1) or c not in (0, width - 1):
+        return None
+    flip_r, flip_c = r == 0, c == 0
+    return tuple(
+        (height - 1 - q // width if flip_r else q // width) * width + (width - 1 - q % width if flip_c else q % width)
+        for q in range(height * width)
+    )
+
+
+def _frame(anchor: Board, reverse: bool) -> Frame | None:
+    cells = _symmetry(anchor.height, anchor.width, anchor.blank)
+    if cells is None:
+        return None
+    standard = goal_tiles(anchor.size)
+    labels = [0] * anchor.size
+    for c, t in enumerate(anchor.tiles):
+        labels[t] = standard[cells[c]]
+    return Frame(cells, tuple(labels), reverse)
+
+
+def frame_for(board: Board, goal: Board) -> Frame | None:
+    """A frame that takes ``goal`` to the standard goal (or, failing that, ``board``, searching
+    backwards); None if neither has its blank in a corner."""
+    return _frame(goal, False) or _frame(board, True)
+
+
+def no_frame_text(board: Board) -> str:
+    """Why a goal board is refused: neither it nor the position has the blank in a corner, and the
+    board is too large for a distance table."""
+    return (f"the goal board and the position both have the blank off the corners of the "
+            f"{board.height}x{board.width} board: on boards of more than {MAX_CELLS} cells npuzzle solves "
+            "for a goal board whose blank (or the position's blank) is in a corner")
+
+
+def table_solve_for_board(board: Board, goal: Board) -> Solution:
+    """An optimal solution for a goal board whose blank may be anywhere, read off the distance
+    table of its blank cell (``bfs.blank_cell_walk``) after relabelling the goal's tiles to
+    1..N-1 row by row around the blank."""
+    if board.size > MAX_CELLS:
+        raise InvalidBoardError(no_frame_text(board))
+    from .bfs import blank_cell_walk, goal_board
+
+    target = goal_board(board.height, board.width, goal.blank)
+    labels = [0] * board.size
+    for c, t in enumerate(goal.tiles):
+        labels[t] = target.tiles[c]
+    frame = Frame(tuple(range(board.size)), tuple(labels), False)
+    framed, seconds = blank_cell_walk(frame.apply(board), goal.blank)
+    moves = frame.original_tiles(framed)
+    stats = Stats(expanded=len(moves), generated=len(moves) + 1, seconds=seconds)
+    return checked_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table",
+                            note="the blank of neither board is in a corner: solved with the distance table "
+                            "of the goal's blank cell")
+
+
+def solve_for_board(board: Board, goal: Board, solve: Callable[[Board], Solution]) -> Solution:
+    """Solve ``board`` for the goal board ``goal`` with ``solve`` (a search for the standard goal),
+    and return the solution in the original tiles, replayed against ``goal``.
+
+    If neither board has its blank in a corner, a distance table of the goal's blank cell answers
+    instead (boards of at most ``bfs.MAX_CELLS`` cells; see ``table_solve_for_board``)."""
+    frame = frame_for(board, goal)
+    if frame is None:
+        return table_solve_for_board(board, goal)
+    start = frame.apply(goal if frame.reverse else board)
+    framed = solve(start)
+    moves = frame.original_tiles(framed.moves)
+    letters = replayed_letters(board, moves, goal) if framed.solved else ""
+    return replace(framed, board=board, goal=goal, moves=moves, letters=letters)
