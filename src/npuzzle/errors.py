@@ -48,3 +48,13 @@ class MissingTableError(NPuzzleError):
 
 class TableFormatError(NPuzzleError):
     """A table file on disk is truncated, corrupt or of another format; the message names the file."""
+
+
+class TableStoreError(NPuzzleError):
+    """The table store cannot be written (its folder is a file, not writable, full...); the
+    message names the folder and what to do."""
+
+
+class TableWarning(UserWarning):
+    """A stored table that a command could do without is damaged: it is bypassed (and replaced
+    by the command that builds it). Issued once per file and process."""
