@@ -356,7 +356,8 @@ def _check_header(path: Path, header: dict[str, Any], key: TableKey,
     version = header.get("format_version")
     if version != FORMAT_VERSION:
         raise TableFormatError(
-            f"table file {path}: format version {str(version)[:20]!r}, but this npuzzle reads version {FORMAT_VERSION}"
+            f"table file {path}: format version {quote_input(version, 20)}, "
+            f"but this npuzzle reads version {FORMAT_VERSION}"
         )
     found = _key_from_header(path, header)
     if found != key:

@@ -32,6 +32,8 @@ KIND = "pdb"
 HUGE_COPY_BYTES = 64 << 20
 #: Largest board for pattern databases (ranks and masks are 64-bit).
 MAX_CELLS = 32
+#: The entry of a placement no search reached (``_kernels.pdb.UNSEEN``).
+_UNSEEN = 255
 
 # Korf & Felner's blocks of the 15-puzzle, as cells of the blank-first goal (tile x at cell x).
 _BLOCKS_4X4 = {
@@ -319,7 +321,8 @@ def _check_table(table: store.Table) -> None:
         size = placements(n, len(g))
         part = table.data[offset : offset + size]
         home = rank([goal_cell(t, n, goal) for t in g], n)
-        top = int(part.max()) if size else 0
+        # A pattern of every tile reaches only the placements of one parity: the rest stay unseen.
+        top = int(part.max(where=part < _UNSEEN, initial=0) if len(g) == n - 1 else part.max())
         if int(part[home]) != 0:
             raise TableFormatError(f"table file {table.path}: pattern {p + 1}'s goal entry is "
                                    f"{int(part[home])}, not 0 (the table is forged or corrupt)")
