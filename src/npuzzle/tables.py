@@ -463,7 +463,7 @@ def matching(kind: str, height: int, width: int, goal: str | None = None, patter
     """File names in the store of the tables of ``kind`` for a shape (any goal or pattern unless
     given), sorted.
 
-    >>> matching("pdb", 3, 3)
+    >>> matching("nothing", 3, 3)
     []
     """
     prefix = f"{kind}_{height}x{width}_" + ("" if goal is None else f"{goal}_")
