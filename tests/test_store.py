@@ -283,6 +283,16 @@ def test_a_damaged_pdb_under_auto_falls_back_with_a_warning(capsys, store):
     assert code == 1 and "checksum mismatch" in err and "--force" in err
 
 
+def test_a_pdb_symlink_loop_under_auto_is_reported_and_skipped(capsys, store):
+    store.mkdir()
+    (store / PDB33).symlink_to(store / PDB33)
+    code, out, err = run(capsys, "solve", P)
+    assert code == 0 and "wd+id" in out
+    assert len(warnings_in(err)) == 1 and "Too many levels of symbolic links" in err
+    code, out, err = run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3")  # rebuilt in its place
+    assert code == 0 and "damaged" in out and (store / PDB33).is_file()
+
+
 def test_a_corrupt_automaton_is_rebuilt(capsys, store):
     fsm.automaton(3, 3)
     path = store / fsm.table_key(3, 3, fsm.MAX_LEN).filename

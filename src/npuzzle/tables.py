@@ -144,9 +144,10 @@ def table_path(key: TableKey) -> Path:
 
 
 def has_table(key: TableKey) -> bool:
-    """Whether the store holds a file (of any content) for ``key``; never raises."""
+    """Whether anything (a table, a damaged file, a folder, a symlink loop) is at ``key``'s
+    path, so that a load reports what is wrong with it; never raises."""
     try:
-        return stat.S_ISREG(table_path(key).stat().st_mode)
+        return os.path.lexists(table_path(key))
     except (OSError, ValueError):
         return False
 

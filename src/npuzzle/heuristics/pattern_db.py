@@ -371,9 +371,10 @@ def _zeros(count: int, dtype: np.dtype | type) -> np.ndarray:
 
 
 def is_sound(name: str, height: int, width: int, goal: Goal) -> bool:
-    """Whether partition ``name`` is stored and loads with every check passing."""
+    """Whether partition ``name`` is stored and loads with every check passing (memory-mapped
+    only: no copy of a large table is made)."""
     try:
-        load_partition(name, height, width, goal)
+        store.load_table(table_key(name, height, width, goal))
     except (MissingTableError, TableFormatError):
         return False
     return True
