@@ -105,6 +105,15 @@ def test_a_store_that_is_a_file(capsys, tmp_path, monkeypatch, below):
     assert run(capsys, "stats", "bfs", "2x3")[0] == 0  # no saving asked: nothing to write
 
 
+def test_a_store_that_is_a_dangling_symlink(capsys, tmp_path, monkeypatch):
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "nowhere" / "x")
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(link))
+    code, out, err = run(capsys, "stats", "bfs", "2x3", "--save")
+    assert code == 1 and "is a symlink to nothing" in err
+    assert run(capsys, "solve", P)[0] == 0
+
+
 # -- item 10: headers of the wrong types and sizes ------------------------------------------------
 
 

@@ -188,6 +188,9 @@ _warned: set[str] = set()
 
 def _store_error(e: OSError, root: Path) -> TableStoreError:
     """What to tell someone whose table store cannot be written."""
+    if root.is_symlink() and not root.exists():
+        return TableStoreError(f"cannot store tables in {root}: it is a symlink to nothing (or a loop); "
+                               "set NPUZZLE_DATA_DIR to a folder")
     if isinstance(e, (NotADirectoryError, FileExistsError)) or (root.exists() and not root.is_dir()):
         return TableStoreError(
             f"cannot store tables in {root}: it (or a folder above it) is a file, not a folder; "
