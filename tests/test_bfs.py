@@ -11,7 +11,7 @@ import pytest
 
 from npuzzle import Board, stats, tables
 from npuzzle.cli import main
-from npuzzle.errors import InvalidBoardError, MissingTableError, TableFormatError, UnsolvableError
+from npuzzle.errors import InvalidBoardError, MissingTableError, TableFormatError, TableWarning, UnsolvableError
 from npuzzle.instances import random_board
 from npuzzle.search import bfs
 from npuzzle.search.idastar import idastar
@@ -188,23 +188,31 @@ def test_saved_table_is_loaded_not_recomputed(store, known):
     assert tables.load_table(key).meta["distribution"] == known["2x4_corner"][1]
 
 
-def test_a_wrong_table_is_detected_not_believed():
+def test_a_wrong_table_is_detected_not_believed(known):
+    """A table that breaks its invariants, or does not lead to the goal, is reported (a
+    ``TableWarning``) and bypassed: the solve goes on without it (issue 18, item 18)."""
     key = tables.TableKey("bfs", 2, 3, "standard")
+    board = Board(2, 3, (1, 2, 3, 4, 0, 5))
     tables.save_table(key, np.full(90, 0xFF, dtype=np.uint8), {"distribution": [1]})
-    with pytest.raises(TableFormatError, match="does not lead"):
-        bfs.table_solve(Board(2, 3, (1, 2, 3, 4, 0, 5)))
-    # a table saying every position is at distance 0 mod 3 never leads downhill
-    tables.save_table(key, np.zeros(90, dtype=np.uint8), {"distribution": [1]})
-    with pytest.raises(TableFormatError):
-        bfs.table_distance(Board(2, 3, (1, 2, 3, 4, 0, 5)))
+    with pytest.warns(TableWarning, match="counts 1 positions, not 360"):
+        assert bfs.table_solve(board) is None
+    with pytest.raises(TableFormatError, match="not 360"):
+        bfs.load_distance_table(2, 3)
+    # the right distribution, but every position at distance 0 mod 3: the goal is 0, yet no walk
+    # leads downhill
+    tables.save_table(key, np.zeros(90, dtype=np.uint8), {"distribution": known["2x3_corner"][1]})
+    with pytest.warns(TableWarning, match="does not lead"):
+        assert bfs.table_distance(board) is None
 
 
 def test_corrupt_table_file_is_reported(store):
     bfs.distance_table(2, 3, save=True, progress=False)
     path = store / tables.TableKey("bfs", 2, 3, "standard").filename
     path.write_bytes(path.read_bytes()[:-3])
+    with pytest.warns(TableWarning, match="truncated"):
+        assert bfs.table_distance(Board(2, 3, (1, 2, 3, 4, 0, 5))) is None
     with pytest.raises(TableFormatError, match="truncated"):
-        bfs.table_distance(Board(2, 3, (1, 2, 3, 4, 0, 5)))
+        bfs.load_distance_table(2, 3)
 
 
 # -- happy moves -----------------------------------------------------------------------------------

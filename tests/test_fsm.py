@@ -9,6 +9,7 @@ import pytest
 from naive import bfs_distances, blank_neighbours, check_pruning, naive_forbidden, naive_manhattan
 
 from npuzzle import Board
+from npuzzle.errors import TableWarning
 from npuzzle.geometry import neighbours
 from npuzzle.heuristics.registry import evaluate
 from npuzzle.instances import random_walk
@@ -156,7 +157,8 @@ def test_kept_in_the_table_store_and_rebuilt_if_unreadable(tmp_path, monkeypatch
     data = bytearray(path.read_bytes())
     data[-1] ^= 0xFF
     path.write_bytes(bytes(data))
-    again = fsm.automaton.__wrapped__(3, 3)
+    with pytest.warns(TableWarning, match="checksum mismatch.*building it again"):
+        again = fsm.automaton.__wrapped__(3, 3)
     assert (again.packed == built.packed).all()
     assert tables.load_table(fsm.table_key(3, 3, fsm.MAX_LEN)).meta["strings"] == built.strings
     info = [i for i in tables.list_tables() if i.key is not None and i.key.kind == "fsm"]

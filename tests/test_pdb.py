@@ -196,10 +196,10 @@ def test_cli_build_list_remove(store, capsys):
     assert "already built" in capsys.readouterr().out
     assert main(["tables", "list"]) == 0
     listing = capsys.readouterr().out
-    assert "pdb 2x3 goal blank-first pattern 1.2.3-4.5" in listing
+    assert "pdb:3-2 --shape 2x3 --goal blank-first" in listing and "pdb_2x3_blank-first_1.2.3-4.5" in listing
     assert main(["solve", "1 2 0/3 4 5", "--goal", "blank-first", "--heuristic", "pdb:3-2", "--json"]) == 0
     assert '"heuristic": "pdb:3-2"' in capsys.readouterr().out
-    name = listing.split("\n")[1].split(":")[0]
+    name = listing.split("\n")[1].split()[-1]  # the file name
     assert main(["tables", "remove", name]) == 0
     assert main(["tables", "build", "pdb:9-9", "--shape", "2x3"]) == 1
     assert "has 18 tiles" in capsys.readouterr().err

@@ -232,14 +232,24 @@ def test_happy_text_compares_knuths_count_on_his_board():
 
 def test_table_texts(tmp_path):
     key = TableKey("pdb", 2, 3, "standard", "1.2.3-4.5")
-    infos = [TableInfo(tmp_path / key.filename, key, "uint8", 150_000, 150_000),
-             TableInfo(tmp_path / "broken.npt", None, problem="truncated")]
-    assert present.table_list_text(infos, tmp_path).splitlines() == [
-        f"2 table(s) in {tmp_path}",
-        "pdb_2x3_standard_1.2.3-4.5_v1.npt: pdb 2x3 goal standard pattern 1.2.3-4.5, 150,000 x uint8, 150,000 bytes",
-        "broken.npt: UNREADABLE: truncated",
-    ]
-    assert present.table_list_text([], tmp_path) == f"0 table(s) in {tmp_path}"
+    infos = [TableInfo(tmp_path / key.filename, key, "uint8", 150_000, 150_000, {"name": "3-2"},
+                       size=150_256, verified=True),
+             TableInfo(tmp_path / "broken.npt", None, problem="truncated", size=10),
+             TableInfo(tmp_path / "bfs_2x4_standard_all_v1.npt", TableKey("bfs", 2, 4, "standard"), size=5616)]
+    lines = present.table_list_text(infos, tmp_path).splitlines()
+    assert lines[0] == f"3 tables in {tmp_path}, 155.9 kB in all; 1 damaged file: remove or rebuild them"
+    assert lines[1].split() == ["pdb:3-2", "--shape", "2x3", "--goal", "standard", "150.3", "kB", "-",
+                                "pdb_2x3_standard_1.2.3-4.5_v1.npt"]
+    assert lines[2].startswith("broken.npt") and lines[2].endswith("DAMAGED: truncated")
+    assert lines[3].startswith("bfs 2x4 --goal standard") and "[internal: " in lines[3]
+    assert "npuzzle tables remove" in lines[4]
+    record = present.table_info_record(infos[0])
+    assert record["name"] == "pdb:3-2 --shape 2x3 --goal standard" and record["state"] == "ok"
+    assert (record["bytes"], record["internal"], record["file"]) == (150_256, False, key.filename)
+    assert present.table_info_record(infos[1])["state"] == "damaged"
+    assert present.table_info_record(infos[2])["internal"] is True
+    assert present.table_info_record(infos[2])["state"] == "unchecked"
+    assert present.table_list_text([], tmp_path) == f"0 tables in {tmp_path}, 0 B in all"
     path = tmp_path / key.filename
     assert present.pdb_built_text("3-2", 2, 3, "standard", path) == (
         f"pdb:3-2 for 2x3 (standard goal) is already built: {path}")

@@ -88,3 +88,21 @@ class TableFormatError(NPuzzleError):
     >>> issubclass(TableFormatError, NPuzzleError)
     True
     """
+
+
+class TableStoreError(NPuzzleError):
+    """The table store cannot be written (its folder is a file, not writable, full...); the
+    message names the folder and what to do.
+
+    >>> issubclass(TableStoreError, NPuzzleError)
+    True
+    """
+
+
+class TableWarning(UserWarning):
+    """A stored table that a command could do without is damaged: it is bypassed (and replaced
+    by the command that builds it). Issued once per file and process.
+
+    >>> issubclass(TableWarning, UserWarning)
+    True
+    """

@@ -301,23 +301,126 @@ def plot_saved_text(path: str) -> str:
 # -- tables ------------------------------------------------------------------------------------
 
 
-def table_info_text(info: TableInfo) -> str:
-    """One stored table: file name, kind, shape, goal, pattern, size; or why it cannot be read."""
-    if info.key is None:
-        return f"{info.path.name}: UNREADABLE: {info.problem}"
+def table_name(info: TableInfo) -> str:
+    """A stored table as it is built (or, for internal tables, what makes it); the file name if
+    the header cannot be read."""
     key = info.key
-    return (f"{info.path.name}: {key.kind} {key.shape} goal {key.goal} pattern {key.pattern}, "
-            f"{info.length:,} x {info.dtype}, {info.nbytes:,} bytes")
+    if key is None:
+        return info.path.name
+    if key.kind == "pdb" and isinstance(info.meta.get("name"), str):
+        return f"pdb:{info.meta['name']} --shape {key.shape} --goal {key.goal}"
+    if key.kind == "bfs":
+        return f"bfs {key.shape} --goal {key.goal}"
+    if key.kind == "fsm":
+        return f"automaton {key.shape}"
+    return f"{key.kind} {key.shape} --goal {key.goal} ({key.pattern})"
+
+
+#: What makes each internal table (tables no ``tables build`` makes).
+_INTERNAL = {"bfs": "exact distances, saved by: npuzzle stats bfs {shape} --save",
+             "fsm": "IDA*'s move automaton, made when first needed"}
+
+
+def table_info_record(info: TableInfo) -> dict[str, Any]:
+    """One stored table as JSON: its build name, file, size on disk, modification time (UTC,
+    ISO 8601), whether it is internal, and its state: ``ok`` (checked), ``unchecked`` (too large
+    to check when listing; checked when used) or ``damaged`` (with the ``problem``)."""
+    import datetime
+
+    key = info.key
+    state = "damaged" if info.problem else ("ok" if info.verified else "unchecked")
+    modified = datetime.datetime.fromtimestamp(info.mtime, datetime.UTC).isoformat(timespec="seconds")
+    return {
+        "name": table_name(info),
+        "kind": key.kind if key else None,
+        "shape": key.shape if key else None,
+        "goal": key.goal if key else None,
+        "internal": bool(key and key.kind in _INTERNAL),
+        "file": info.path.name,
+        "bytes": info.size,
+        "modified": modified,
+        "state": state,
+        **({"problem": info.problem} if info.problem else {}),
+    }
+
+
+def size_text(nbytes: int) -> str:
+    """A size in decimal units.
+
+    >>> size_text(512), size_text(6_496), size_text(576_576_512), size_text(19_800_000_000)
+    ('512 B', '6.5 kB', '576.6 MB', '19.8 GB')
+    """
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.1f} {unit}"
+    return f"{nbytes} B"
+
+
+def table_info_text(info: TableInfo) -> str:
+    """One stored table: its build name, size, date (local time), file name, and a mark for
+    internal tables and damaged files."""
+    import time
+
+    record = table_info_record(info)
+    date = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.mtime)) if info.mtime else "-"
+    line = f"{record['name']:<40} {size_text(record['bytes']):>9}  {date}  {record['file']}"
+    if record["internal"] and info.key is not None:
+        line += "  [internal: " + _INTERNAL[info.key.kind].format(shape=info.key.shape) + "]"
+    if record["state"] == "damaged":
+        line += f"  DAMAGED: {info.problem}"
+    return line
 
 
 def table_list_text(infos: Sequence[TableInfo], directory: Path) -> str:
-    """How many tables the store in ``directory`` holds, then one line each."""
-    return "\n".join([f"{len(infos)} table(s) in {directory}", *map(table_info_text, infos)])
+    """How many tables the store in ``directory`` holds and their total size, then one line each;
+    a last line says how to remove one."""
+    total = sum(i.size for i in infos)
+    damaged = sum(1 for i in infos if i.problem)
+    head = f"{_count(len(infos), 'table')} in {directory}, {size_text(total)} in all"
+    if damaged:
+        head += f"; {_count(damaged, 'damaged file')}: remove or rebuild them"
+    lines = [head, *map(table_info_text, infos)]
+    if infos:
+        lines.append("remove one with: npuzzle tables remove NAME [--shape HxW] [--goal GOAL] (or its file name)")
+    return "\n".join(lines)
+
+
+def build_confirm_text(name: str, height: int, width: int, memory: int, seconds: float) -> str:
+    """What a large build costs, as a question (``memory`` in bytes, ``seconds`` of CPU)."""
+    return (f"building pdb:{name} for {height}x{width} needs about {size_text(memory)} of memory and "
+            f"about {_duration(seconds)}. Start it? [y/N] ")
+
+
+def build_needs_yes_text(name: str, height: int, width: int, memory: int, seconds: float) -> str:
+    """Why a large build did not start without a terminal to confirm it."""
+    return (f"building pdb:{name} for {height}x{width} needs about {size_text(memory)} of memory and "
+            f"about {_duration(seconds)}; add --yes to start it")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(round(seconds), 1)} s"
+    if seconds < 2 * 3600:
+        return f"{round(seconds / 60)} minutes"
+    return f"{seconds / 3600:.1f} hours"
+
+
+def table_removed_text(file: str) -> str:
+    return f"removed {file}"
 
 
 def pdb_built_text(name: str, height: int, width: int, goal: Goal, path: Path) -> str:
     """A partition that is already stored (``name`` without the ``pdb:`` prefix)."""
     return f"pdb:{name} for {height}x{width} ({goal} goal) is already built: {path}"
+
+
+def pdb_damaged_text(name: str, height: int, width: int, goal: Goal, path: Path) -> str:
+    """A stored partition that fails its checks, about to be rebuilt."""
+    return f"pdb:{name} for {height}x{width} ({goal} goal) is stored but damaged ({path}): building it again"
 
 
 def pdb_build_text(
@@ -332,6 +435,15 @@ def pdb_build_text(
 def table_stored_text(path: Path, nbytes: int, seconds: float) -> str:
     """A table just written: where, how large (bytes on disk), and the CPU seconds it took."""
     return f"stored {path} ({nbytes:,} bytes) in {seconds:.1f} s CPU"
+
+
+def warning_text(command: str, message: str) -> str:
+    """A warning of command ``command`` as one line of stderr.
+
+    >>> warning_text("solve", "table file x.npt: checksum mismatch; solving without it")
+    'npuzzle solve: warning: table file x.npt: checksum mismatch; solving without it'
+    """
+    return f"npuzzle {command}: warning: {message}"
 
 
 def write_error_text(error: OSError, path: str | None = None) -> str:

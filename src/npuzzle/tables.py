@@ -33,19 +33,31 @@ canonical JSON of ``meta`` (so stored facts such as a distribution are protected
 header against the key, the file size against the header (truncation) and, unless told not to,
 the checksum; then it memory-maps the data read-only. Any mismatch raises ``TableFormatError``
 naming the file and the problem.
+
+This module owns every path error of the store: a store folder that is a file, a table path that
+is a folder or a symlink loop, an unreadable or unwritable file. Reading such a path raises
+``TableFormatError`` (or ``MissingTableError`` when there is simply no table); writing raises
+``TableStoreError`` saying what to do. Header fields are checked for type and size before anything
+is allocated. A command that can do without a damaged table calls ``warn_damaged`` (a
+``TableWarning``, once per file and process) and goes on without it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import hashlib
 import json
+import math
 import os
 import re
+import stat
 import struct
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from . import config
-from .errors import MissingTableError, TableFormatError
+from .errors import MissingTableError, TableFormatError, TableStoreError, TableWarning, quote_input
 
 FORMAT_VERSION = 1
 MAGIC = b"NPUZTBL\n"
@@ -62,6 +74,10 @@ SUFFIX = ".npt"
 _ALIGN = 64
 _FIELD = re.compile(r"^[A-Za-z0-9.,+-]+$")
 _CHUNK = 1 << 24
+#: The longest header read (real ones are a few hundred bytes; a distribution a few more).
+MAX_HEADER = 1 << 20
+#: The element types a table may have: plain integers and floats of at most 8 bytes.
+_DTYPE_KINDS = "uif"
 
 
 @dataclass(frozen=True)
@@ -107,7 +123,9 @@ class Table:
 
 @dataclass(frozen=True)
 class TableInfo:
-    """One file of the store as ``list_tables`` sees it (header only; ``problem`` if unreadable)."""
+    """One file of the store as ``list_tables`` sees it: ``key`` is None if the header cannot be
+    read; ``problem`` says what is wrong (a bad header, a checksum mismatch), else None.
+    ``size`` is the file's size in bytes and ``mtime`` its modification time (seconds)."""
 
     path: Path
     key: TableKey | None
@@ -116,6 +134,9 @@ class TableInfo:
     nbytes: int = 0
     meta: dict[str, Any] = field(default_factory=dict)
     problem: str | None = None
+    size: int = 0
+    mtime: float = 0.0
+    verified: bool = False
 
 
 def table_path(key: TableKey) -> Path:
@@ -123,7 +144,83 @@ def table_path(key: TableKey) -> Path:
 
 
 def has_table(key: TableKey) -> bool:
-    return table_path(key).is_file()
+    """Whether anything (a table, a damaged file, a folder, a symlink loop) is at ``key``'s
+    path, so that a load reports what is wrong with it; never raises."""
+    try:
+        return os.path.lexists(table_path(key))
+    except (OSError, ValueError):
+        return False
+
+
+def _why(e: OSError) -> str:
+    return e.strerror or type(e).__name__
+
+
+def table_stamp(key: TableKey) -> tuple[int, int] | None:
+    """``(mtime_ns, size)`` of the table file for ``key``, or None if there is none (or no store
+    folder at all). ``TableFormatError`` if the path cannot be read or is not a file."""
+    path = table_path(key)
+    try:
+        st = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as e:
+        raise TableFormatError(f"table file {path}: cannot be read ({_why(e)})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise TableFormatError(f"table file {path}: is a folder, not a table file; move or remove it "
+                               f"('npuzzle tables remove {key.filename}' removes an empty one)")
+    if not stat.S_ISREG(st.st_mode):
+        raise TableFormatError(f"table file {path}: is not a regular file")
+    return st.st_mtime_ns, st.st_size
+
+
+def warn_damaged(error: Exception, bypass: str) -> None:
+    """Report a damaged optional table once per process: ``error``'s message, then ``bypass``
+    (what is done instead, and how to rebuild it)."""
+    text = f"{error}; {bypass}"
+    if text not in _warned:
+        _warned.add(text)
+        warnings.warn(TableWarning(text), stacklevel=3)
+
+
+_warned: set[str] = set()
+
+
+def _store_error(e: OSError, root: Path) -> TableStoreError:
+    """What to tell someone whose table store cannot be written."""
+    if root.is_symlink() and not root.exists():
+        return TableStoreError(f"cannot store tables in {root}: it is a symlink to nothing (or a loop); "
+                               "set NPUZZLE_DATA_DIR to a folder")
+    if isinstance(e, (NotADirectoryError, FileExistsError)) or (root.exists() and not root.is_dir()):
+        return TableStoreError(
+            f"cannot store tables in {root}: it (or a folder above it) is a file, not a folder; "
+            "set NPUZZLE_DATA_DIR to a folder")
+    advice = " (the disk is full)" if e.errno == errno.ENOSPC else ""
+    where = e.filename or root
+    return TableStoreError(f"cannot store tables in {root}: {where}: {_why(e)}{advice}; "
+                           "set NPUZZLE_DATA_DIR to a writable folder")
+
+
+def writable_path(key: TableKey) -> Path:
+    """The path to write the table for ``key`` to, once the store folder exists and nothing
+    but a table (or nothing) is in the way: an empty folder at the table's path is removed.
+    ``TableStoreError`` (saying what to do) otherwise. Builders call it before a long build."""
+    root = config.data_dir()
+    path = root / key.filename
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        if path.is_dir() and not path.is_symlink():
+            try:
+                path.rmdir()
+            except OSError:
+                raise TableStoreError(f"cannot store table {path}: a folder with files in it is in the "
+                                      "way; move or remove that folder yourself") from None
+    except OSError as e:
+        raise _store_error(e, root) from None
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise TableStoreError(f"cannot store tables in {root}: no permission to write there; "
+                              "set NPUZZLE_DATA_DIR to a writable folder")
+    return path
 
 
 def checksum(data: np.ndarray, meta: dict[str, Any] | None = None) -> str:
@@ -137,7 +234,10 @@ def checksum(data: np.ndarray, meta: dict[str, Any] | None = None) -> str:
 
 
 def save_table(key: TableKey, data: np.ndarray, meta: dict[str, Any] | None = None) -> Path:
-    """Write ``data`` (any shape, any fixed-size dtype) as the table for ``key``; return its path."""
+    """Write ``data`` (any shape, any fixed-size dtype) as the table for ``key``; return its path.
+
+    Replaces whatever file is there (a damaged table, a symlink). ``TableStoreError`` if the
+    store cannot be written."""
     arr = np.ascontiguousarray(data)
     if arr.dtype.hasobject:
         raise ValueError("tables hold plain numeric arrays, not objects")
@@ -157,8 +257,15 @@ def save_table(key: TableKey, data: np.ndarray, meta: dict[str, Any] | None = No
     text = json.dumps(header, sort_keys=True).encode()
     pad = -(len(MAGIC) + 4 + len(text)) % _ALIGN
     text += b" " * pad
-    path = table_path(key)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = writable_path(key)
+    try:
+        _write(path, key, text, arr)
+    except OSError as e:
+        raise _store_error(e, path.parent) from None
+    return path
+
+
+def _write(path: Path, key: TableKey, text: bytes, arr: np.ndarray) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{key.filename}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -174,13 +281,13 @@ def save_table(key: TableKey, data: np.ndarray, meta: dict[str, Any] | None = No
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
 
 
 def _read_header(path: Path) -> tuple[dict[str, Any], int]:
     """The JSON header of a table file and the offset of its data; ``TableFormatError`` if bad."""
     try:
         with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
             magic = f.read(len(MAGIC))
             if magic != MAGIC:
                 raise TableFormatError(f"table file {path}: not an npuzzle table (bad magic bytes)")
@@ -188,15 +295,18 @@ def _read_header(path: Path) -> tuple[dict[str, Any], int]:
             if len(raw) != 4:
                 raise TableFormatError(f"table file {path}: truncated inside the header")
             (length,) = struct.unpack("<I", raw)
+            if length > min(MAX_HEADER, size - len(MAGIC) - 4):
+                what = "truncated inside the header" if length <= MAX_HEADER else "header too long"
+                raise TableFormatError(f"table file {path}: {what} ({length:,} bytes announced)")
             text = f.read(length)
     except OSError as e:
-        raise TableFormatError(f"table file {path}: cannot be read ({e.strerror})") from None
+        raise TableFormatError(f"table file {path}: cannot be read ({_why(e)})") from None
     if len(text) != length:
         raise TableFormatError(f"table file {path}: truncated inside the header")
     try:
         header = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise TableFormatError(f"table file {path}: the header is not valid JSON ({e})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise TableFormatError(f"table file {path}: the header is not valid JSON ({str(e)[:80]})") from None
     if not isinstance(header, dict):
         raise TableFormatError(f"table file {path}: the header is not a JSON object")
     return header, len(MAGIC) + 4 + length
@@ -204,48 +314,80 @@ def _read_header(path: Path) -> tuple[dict[str, Any], int]:
 
 def _key_from_header(path: Path, header: dict[str, Any]) -> TableKey:
     try:
-        h, w = (int(x) for x in str(header["shape"]).split("x"))
-        return TableKey(str(header["kind"]), h, w, str(header["goal"]), str(header["pattern"]))
+        fields = [header[name] for name in ("shape", "kind", "goal", "pattern")]
+        if not all(isinstance(x, str) and len(x) <= 1000 for x in fields):
+            raise ValueError("kind, shape, goal and pattern must be short texts")
+        h, w = (int(x) for x in fields[0].split("x"))
+        return TableKey(fields[1], h, w, fields[2], fields[3])
     except (KeyError, ValueError) as e:
-        raise TableFormatError(f"table file {path}: header field missing or bad ({e})") from None
+        raise TableFormatError(f"table file {path}: header field missing or bad ({str(e)[:80]})") from None
 
 
-def _check_header(path: Path, header: dict[str, Any], key: TableKey, offset: int) -> tuple[np.dtype, int]:
-    """Compare the header with ``key`` and the file size; return the dtype and element count."""
+def _count(header: dict[str, Any], name: str) -> int:
+    value = header.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1 << 62:
+        raise ValueError(f"{name} is {str(value)[:40]!r}, not a whole number of a sensible size")
+    return value
+
+
+def _layout(path: Path, header: dict[str, Any]) -> tuple[np.dtype, int, tuple[int, ...]]:
+    """The dtype, element count and array shape the header gives, checked for type and size."""
+    try:
+        text = header.get("dtype")
+        if not isinstance(text, str) or len(text) > 8:
+            raise ValueError(f"dtype is {str(text)[:40]!r}")
+        dtype = np.dtype(text)
+        if dtype.kind not in _DTYPE_KINDS or dtype.itemsize > 8:
+            raise ValueError(f"dtype {text!r} is not a plain number type")
+        length, nbytes = _count(header, "length"), _count(header, "nbytes")
+        dims = header.get("array_shape", [length])
+        if not isinstance(dims, list) or len(dims) > 8:
+            raise ValueError(f"array_shape is {str(dims)[:40]!r}, not a short list")
+        shape = tuple(_count({"array_shape": d}, "array_shape") for d in dims)
+    except (TypeError, ValueError) as e:
+        raise TableFormatError(f"table file {path}: header field bad ({str(e)[:120]})") from None
+    if length * dtype.itemsize != nbytes:
+        raise TableFormatError(f"table file {path}: header length {length} and nbytes {nbytes} disagree")
+    if math.prod(shape) != length:
+        raise TableFormatError(f"table file {path}: array shape {list(shape)} does not hold {length} elements")
+    return dtype, length, shape
+
+
+def _check_header(path: Path, header: dict[str, Any], key: TableKey,
+                  offset: int) -> tuple[np.dtype, int, tuple[int, ...]]:
+    """Compare the header with ``key`` and the file size; return the dtype, element count and
+    array shape."""
     version = header.get("format_version")
     if version != FORMAT_VERSION:
         raise TableFormatError(
-            f"table file {path}: format version {version!r}, but this npuzzle reads version {FORMAT_VERSION}"
+            f"table file {path}: format version {quote_input(version, 20)}, "
+            f"but this npuzzle reads version {FORMAT_VERSION}"
         )
     found = _key_from_header(path, header)
     if found != key:
         raise TableFormatError(f"table file {path}: the header describes {found}, not the expected {key}")
-    try:
-        dtype = np.dtype(header["dtype"])
-        length = int(header["length"])
-        nbytes = int(header["nbytes"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise TableFormatError(f"table file {path}: header field missing or bad ({e})") from None
-    if length * dtype.itemsize != nbytes or length < 0:
-        raise TableFormatError(f"table file {path}: header length {length} and nbytes {nbytes} disagree")
+    dtype, length, shape = _layout(path, header)
     size = path.stat().st_size
-    if size != offset + nbytes:
-        what = "truncated" if size < offset + nbytes else "longer than its header says"
+    if size != offset + length * dtype.itemsize:
+        what = "truncated" if size < offset + length * dtype.itemsize else "longer than its header says"
         raise TableFormatError(
-            f"table file {path}: {what}: expected {offset + nbytes} bytes, found {size}"
+            f"table file {path}: {what}: expected {offset + length * dtype.itemsize} bytes, found {size}"
         )
-    return dtype, length
+    if not isinstance(header.get("meta"), dict):
+        raise TableFormatError(f"table file {path}: the header's meta is not a JSON object")
+    return dtype, length, shape
 
 
 def load_table(key: TableKey, *, build_command: str | None = None, verify: bool = True) -> Table:
     """The table for ``key``, memory-mapped read-only.
 
     Raises ``MissingTableError`` (naming ``build_command``, or ``npuzzle tables build ...``) if
-    it does not exist, and ``TableFormatError`` if the file is not exactly what ``key`` asks for.
-    ``verify=False`` skips the checksum (header and size are always checked).
+    it does not exist, and ``TableFormatError`` if the file is not exactly what ``key`` asks for
+    (or its path is a folder, a symlink loop, unreadable). ``verify=False`` skips the checksum
+    (header and size are always checked).
     """
     path = table_path(key)
-    if not path.is_file():
+    if table_stamp(key) is None:
         command = build_command or (
             f"npuzzle tables build {key.kind} {key.shape} --goal {key.goal}"
             + ("" if key.pattern == "all" else f" --pattern {key.pattern}")
@@ -253,57 +395,116 @@ def load_table(key: TableKey, *, build_command: str | None = None, verify: bool 
         raise MissingTableError(f"no {key.kind} table for {key.shape} ({key.goal} goal) in {path.parent}; "
                                 f"build it with: {command}")
     header, offset = _read_header(path)
-    dtype, length = _check_header(path, header, key, offset)
-    shape = tuple(int(x) for x in header.get("array_shape", [length]))
-    if int(np.prod(shape)) != length:
-        raise TableFormatError(f"table file {path}: array shape {list(shape)} does not hold {length} elements")
-    if length == 0:
-        data = np.zeros(shape, dtype=dtype)
-    else:
-        data = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape).view(np.ndarray)
-    meta = header.get("meta")
-    if not isinstance(meta, dict):
-        raise TableFormatError(f"table file {path}: the header's meta is not a JSON object")
+    try:
+        dtype, length, shape = _check_header(path, header, key, offset)
+        data = (np.zeros(shape, dtype=dtype) if length == 0 else
+                np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape).view(np.ndarray))
+    except OSError as e:
+        raise TableFormatError(f"table file {path}: cannot be read ({_why(e)})") from None
+    meta = header["meta"]
     if verify and checksum(data, meta) != header.get("checksum"):
         raise TableFormatError(f"table file {path}: checksum mismatch (the data is corrupt)")
-    return Table(key, path, data, meta)
+    table = Table(key, path, data, meta)
+    if verify and key.kind in _CHECKS:
+        _CHECKS[key.kind](table)
+    return table
 
 
-def list_tables() -> list[TableInfo]:
-    """Every table file in the store, sorted by name, read from the headers (no checksums)."""
+#: Each kind's own invariants, checked on every verified load (see ``register_check``).
+_CHECKS: dict[str, Callable[[Table], None]] = {}
+
+
+def register_check(kind: str, check: Callable[[Table], None]) -> None:
+    """Have every verified load of a ``kind`` table (and ``list_tables``) also run ``check``,
+    which raises ``TableFormatError`` when the table breaks an invariant of its kind. A checksum
+    only proves the file is what some writer wrote: a forged table has a valid one. The modules
+    that own a kind register its check when imported."""
+    _CHECKS[kind] = check
+
+
+def list_tables(verify_below: int = 1 << 30) -> list[TableInfo]:
+    """Every table file in the store, sorted by name, read from the headers; the checksums of
+    files smaller than ``verify_below`` bytes are checked too (``verified``). A problem with a
+    file is in its ``problem``; ``TableStoreError`` if the store's path is not a folder."""
     root = config.data_dir()
-    if not root.is_dir():
-        return []
-    out = []
-    for path in sorted(root.glob(f"*{SUFFIX}")):
+    try:
+        if not root.is_dir():
+            if root.exists():
+                raise TableStoreError(f"the table store {root} is not a folder; set NPUZZLE_DATA_DIR to a folder")
+            return []
+        paths = sorted(root.glob(f"*{SUFFIX}"))
+    except OSError as e:
+        raise TableStoreError(f"cannot read the table store {root}: {_why(e)}") from None
+    return [_info(path, verify_below) for path in paths]
+
+
+def _info(path: Path, verify_below: int = 1 << 30) -> TableInfo:
+    try:
+        st = path.stat()
+    except OSError as e:
+        return TableInfo(path, None, problem=f"cannot be read ({_why(e)})")
+    if not stat.S_ISREG(st.st_mode):
+        return TableInfo(path, None, problem="not a regular file (a folder?)", mtime=st.st_mtime)
+    try:
+        header, offset = _read_header(path)
+        key = _key_from_header(path, header)
+        dtype, length, _ = _check_header(path, header, key, offset)
+    except (TableFormatError, OSError) as e:
+        return TableInfo(path, None, problem=str(e).removeprefix(f"table file {path}: "),
+                         size=st.st_size, mtime=st.st_mtime)
+    info = TableInfo(path, key, str(dtype), length, length * dtype.itemsize, header["meta"], None,
+                     st.st_size, st.st_mtime)
+    if st.st_size < verify_below:
         try:
-            header, offset = _read_header(path)
-            key = _key_from_header(path, header)
-            _check_header(path, header, key, offset)
-        except TableFormatError as e:
-            out.append(TableInfo(path, None, problem=str(e)))
-            continue
-        meta = header.get("meta")
-        if not isinstance(meta, dict):
-            meta = {}
-        out.append(TableInfo(path, key, str(np.dtype(header["dtype"])), int(header["length"]),
-                             int(header["nbytes"]), meta))
-    return out
+            load_table(key)
+        except (TableFormatError, MissingTableError) as e:
+            return dataclasses.replace(info, problem=str(e).removeprefix(f"table file {path}: "))
+        return dataclasses.replace(info, verified=True)
+    return info
+
+
+def matching(kind: str, height: int, width: int, goal: str | None = None, pattern: str | None = None) -> list[str]:
+    """File names in the store of the tables of ``kind`` for a shape (any goal or pattern unless
+    given), sorted.
+
+    >>> matching("nothing", 3, 3)
+    []
+    """
+    prefix = f"{kind}_{height}x{width}_" + ("" if goal is None else f"{goal}_")
+    ending = ("" if pattern is None else f"_{pattern}") + f"_v{FORMAT_VERSION}{SUFFIX}"
+    try:
+        names = [p.name for p in config.data_dir().iterdir()]
+    except OSError:
+        return []
+    found = [n for n in names if n.startswith(prefix) and n.endswith(ending)]
+    return sorted(n for n in found if goal is not None or n.count("_") == 4)
 
 
 def remove_table(which: TableKey | str) -> bool:
-    """Delete a table given by key or by file name (as ``list_tables`` shows); ``False`` if absent."""
+    """Delete a table given by key or by file name (as ``list_tables`` shows); ``False`` if absent.
+
+    A symlink is removed, not what it points to; an empty folder in a table's place is removed
+    too; ``TableStoreError`` if the file cannot be removed (a folder with files in it, no
+    permission)."""
     if isinstance(which, TableKey):
         path = table_path(which)
     else:
-        if not which.endswith(SUFFIX) or Path(which).name != which:
-            raise TableFormatError(f"{which!r} is not a table file name (expected NAME{SUFFIX}, no directory)")
+        if not which.endswith(SUFFIX) or Path(which).name != which or which.startswith("."):
+            raise TableFormatError(
+                f"{quote_input(which)} is not a table name (pdb:NAME, or a file name NAME{SUFFIX})")
         path = config.data_dir() / which
     try:
-        path.unlink()
-    except FileNotFoundError:
+        if path.is_dir() and not path.is_symlink():
+            path.rmdir()
+        else:
+            path.unlink()
+    except (FileNotFoundError, NotADirectoryError):
         return False
+    except OSError as e:
+        extra = "; remove it yourself" if path.is_dir() else ""
+        raise TableStoreError(f"cannot remove {path}: {_why(e)}{extra}") from None
     return True
+
 
 
 class Progress:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import sys
+import warnings
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import NPuzzleError
 from . import cmd_bench, cmd_check, cmd_knuth, cmd_scramble, cmd_solve, cmd_stats, cmd_tables, cmd_warmup
@@ -61,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _, run = _COMMANDS[args.command]
+    warnings.showwarning = functools.partial(_show_warning, args.command)
     try:
         status = run(args)
         sys.stdout.flush()
@@ -78,6 +81,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"npuzzle {args.command}: {stdout_failed(e)}", file=sys.stderr)
         return EXIT_INPUT
+
+
+def _show_warning(command: str, message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: TextIO | None = None, line: str | None = None) -> None:
+    """Warnings (a damaged table bypassed, ...) as one line on stderr, without source lines."""
+    from .. import present
+
+    print(present.warning_text(command, str(message)), file=sys.stderr)
 
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_INPUT", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED"]

@@ -11,7 +11,8 @@ import time
 from typing import TYPE_CHECKING
 
 from .. import present
-from ..errors import quote_input
+from ..board import GOALS
+from ..errors import NPuzzleError, quote_input
 from ._options import EXIT_INPUT, EXIT_OK, Parser, add_goal, add_shape
 
 if TYPE_CHECKING:
@@ -24,37 +25,71 @@ def add(sub: Subparsers) -> None:
                        "$XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle).")
     tsub = p.add_subparsers(dest="tables_command", metavar="ACTION", parser_class=Parser)
     tsub.required = True
-    tsub.add_parser("list", help="list the stored tables", description="List the stored tables.")
+    tsub.add_parser("list", help="list the stored tables",
+                    description="List the stored tables by the names that build them, with size and date; "
+                    "internal tables (BFS distance tables, the move automaton) are marked, damaged files "
+                    "flagged (files under 1 GB are checked in full).")
     b = tsub.add_parser(
         "build", help="build a pattern database (pdb:NAME) and store it",
         description="Build the pattern databases of a partition and store them (one file). Shipped "
         "partitions: 4x4 pdb:7-8 (about 580 MB on disk, a few minutes), pdb:6-6-3 (12 MB, seconds), "
         "pdb:5-5-5 (1.5 MB); 3x3 pdb:4-4; any board of up to 32 cells takes sizes such as pdb:3-2 "
-        "(patterns of consecutive tiles). The memory needed is checked before the build starts.")
+        "(patterns of consecutive tiles). The memory needed is checked before the build starts; a "
+        "build needing more than 4 GB or 10 minutes asks first on a terminal, and needs --yes otherwise. "
+        "A damaged stored table is rebuilt.")
     b.add_argument("name", metavar="NAME", help="pdb:PARTITION, e.g. pdb:7-8")
     add_shape(b, default=(4, 4), help="board shape (default 4x4)")
     add_goal(b, help="goal convention (default standard; Korf's benchmarks use blank-first)")
     b.add_argument("--force", action="store_true", help="rebuild even if the table exists")
-    r = tsub.add_parser("remove", help="remove stored tables by file name", description="Remove stored tables.")
-    r.add_argument("names", nargs="+", metavar="NAME", help="file name as 'npuzzle tables list' shows it")
+    b.add_argument("--yes", action="store_true", help="start a large build without asking")
+    r = tsub.add_parser("remove", help="remove stored tables",
+                        description="Remove stored tables, named as 'npuzzle tables list' shows them: "
+                        "pdb:NAME [--shape HxW] [--goal GOAL] (default 4x4, both goals), bfs --shape HxW, "
+                        "automaton --shape HxW, or a file name.")
+    r.add_argument("names", nargs="+", metavar="NAME", help="pdb:NAME, bfs, automaton, or a file name")
+    add_shape(r, help="board shape of the tables (pdb: default 4x4)")
+    r.add_argument("--goal", choices=GOALS, default=None, help="only the tables of this goal (default: any)")
 
 
 def run(args: argparse.Namespace) -> int:
     from .. import config, tables
 
     if args.tables_command == "list":
+        from ..heuristics import pattern_db  # noqa: F401  (registers the checks of their kinds)
+        from ..search import bfs, fsm  # noqa: F401
         print(present.table_list_text(tables.list_tables(), config.data_dir()))
         return EXIT_OK
     if args.tables_command == "build":
         return _build(args)
     status = EXIT_OK
     for name in args.names:
-        if tables.remove_table(name):
-            print(f"removed {name}")
-        else:
-            print(f"npuzzle tables: no table named {quote_input(name)}", file=sys.stderr)
+        files = _files(name, args.shape, args.goal)
+        removed = [f for f in files if tables.remove_table(f)]
+        for f in removed:
+            print(present.table_removed_text(f))
+        if not removed:
+            print(f"npuzzle tables: no stored table named {quote_input(name)}"
+                  + (f" for {args.shape[0]}x{args.shape[1]}" if args.shape and not name.endswith(".npt") else ""),
+                  file=sys.stderr)
             status = EXIT_INPUT
     return status
+
+
+def _files(name: str, shape: tuple[int, int] | None, goal: str | None) -> list[str]:
+    """The file names a name of ``tables remove`` stands for."""
+    from .. import tables
+    from ..heuristics import pattern_db
+    from ..search import bfs, fsm
+
+    if name.startswith("pdb:"):
+        h, w = shape or (4, 4)
+        return pattern_db.stored_files(pattern_db.partition_name(name), h, w, goal)  # type: ignore[arg-type]
+    kinds = {"bfs": bfs.KIND, "automaton": fsm.KIND}
+    if name in kinds:
+        if shape is None:
+            raise NPuzzleError(f"say which board: npuzzle tables remove {name} --shape HxW")
+        return tables.matching(kinds[name], *shape, goal if name == "bfs" else None)
+    return [name]
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -65,10 +100,24 @@ def _build(args: argparse.Namespace) -> int:
     h, w = args.shape
     key = pattern_db.table_key(name, h, w, args.goal)
     if tables.has_table(key) and not args.force:
-        print(present.pdb_built_text(name, h, w, args.goal, tables.table_path(key)))
-        return EXIT_OK
+        if pattern_db.is_sound(name, h, w, args.goal):
+            print(present.pdb_built_text(name, h, w, args.goal, tables.table_path(key)))
+            return EXIT_OK
+        print(present.pdb_damaged_text(name, h, w, args.goal, tables.table_path(key)))
     groups = pattern_db.groups_for(name, h, w, args.goal)
-    print(present.pdb_build_text(name, h, w, args.goal, groups, pattern_db.build_bytes(groups, h * w)), flush=True)
+    memory = pattern_db.build_bytes(groups, h * w)
+    pattern_db.check_memory(name, h, w, args.goal)
+    tables.writable_path(key)
+    if pattern_db.needs_confirmation(groups, h * w) and not args.yes:
+        seconds = pattern_db.build_seconds(groups, h * w)
+        if not sys.stdin.isatty():
+            print(f"npuzzle tables: {present.build_needs_yes_text(name, h, w, memory, seconds)}", file=sys.stderr)
+            return EXIT_INPUT
+        print(present.build_confirm_text(name, h, w, memory, seconds), end="", file=sys.stderr, flush=True)
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            print("npuzzle tables: not started", file=sys.stderr)
+            return EXIT_INPUT
+    print(present.pdb_build_text(name, h, w, args.goal, groups, memory), flush=True)
     start = time.process_time()
     path = pattern_db.build(name, h, w, args.goal)
     print(present.table_stored_text(path, path.stat().st_size, time.process_time() - start))

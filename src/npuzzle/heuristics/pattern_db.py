@@ -25,13 +25,15 @@ import numpy as np
 
 from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape, goal_cell
-from ..errors import InvalidBoardError, MissingTableError, NPuzzleError
+from ..errors import InvalidBoardError, MissingTableError, NPuzzleError, TableFormatError
 
 KIND = "pdb"
 #: Arrays from this size on are put in huge pages: tables when loaded, the build's arrays.
 HUGE_COPY_BYTES = 64 << 20
 #: Largest board for pattern databases (ranks and masks are 64-bit).
 MAX_CELLS = 32
+#: The entry of a placement no search reached (``_kernels.pdb.UNSEEN``).
+_UNSEEN = 255
 
 # Korf & Felner's blocks of the 15-puzzle, as cells of the blank-first goal (tile x at cell x).
 _BLOCKS_4X4 = {
@@ -41,6 +43,30 @@ _BLOCKS_4X4 = {
 #: Partitions offered by ``npuzzle tables list`` hints and ``auto``, strongest first.
 SHIPPED = {(4, 4): ("7-8", "6-6-3", "5-5-5"), (3, 3): ("4-4",), (2, 4): ("4-3",), (4, 2): ("4-3",),
            (3, 4): ("6-5",), (4, 3): ("6-5",), (2, 3): ("3-2",), (3, 2): ("3-2",)}
+
+#: The largest entry of each pattern of the shipped partitions (their builds' ``max_values``): a
+#: table claiming more is refused on load (7-8, whose build takes minutes, is checked against
+#: what its build recorded).
+KNOWN_MAX: dict[tuple[int, int, str, str], tuple[int, ...]] = {
+    (4, 4, "standard", "6-6-3"): (15, 27, 27),
+    (4, 4, "blank-first", "6-6-3"): (15, 27, 27),
+    (4, 4, "standard", "5-5-5"): (22, 23, 22),
+    (4, 4, "blank-first", "5-5-5"): (22, 23, 22),
+    (3, 3, "standard", "4-4"): (15, 15),
+    (3, 3, "blank-first", "4-4"): (15, 15),
+    (2, 4, "standard", "4-3"): (18, 13),
+    (2, 4, "blank-first", "4-3"): (18, 13),
+    (4, 2, "standard", "4-3"): (20, 14),
+    (4, 2, "blank-first", "4-3"): (18, 15),
+    (3, 4, "standard", "6-5"): (26, 21),
+    (3, 4, "blank-first", "6-5"): (26, 22),
+    (4, 3, "standard", "6-5"): (26, 22),
+    (4, 3, "blank-first", "6-5"): (26, 21),
+    (2, 3, "standard", "3-2"): (12, 6),
+    (2, 3, "blank-first", "3-2"): (12, 6),
+    (3, 2, "standard", "3-2"): (13, 7),
+    (3, 2, "blank-first", "3-2"): (12, 8),
+}
 
 
 def groups_for(name: str, height: int, width: int, goal: Goal = "standard") -> tuple[tuple[int, ...], ...]:
@@ -143,6 +169,48 @@ def build_bytes(groups: tuple[tuple[int, ...], ...], n: int) -> int:
     return tables + max(placements(n, len(g)) for g in groups) * np.dtype(code_dtype(n)).itemsize
 
 
+#: CPU seconds a build takes per placement (the 7-8 build: 576 million in about 176 s).
+SECONDS_PER_PLACEMENT = 3.1e-7
+#: Builds needing more memory (bytes) or time (seconds) than this start only when confirmed.
+CONFIRM_BYTES = 4 * 10**9
+CONFIRM_SECONDS = 600
+
+
+def build_seconds(groups: tuple[tuple[int, ...], ...], n: int) -> float:
+    """A rough estimate of a build's CPU time.
+
+    >>> round(build_seconds(groups_for("7-8", 4, 4), 16))
+    179
+    """
+    return SECONDS_PER_PLACEMENT * sum(placements(n, len(g)) for g in groups)
+
+
+def needs_confirmation(groups: tuple[tuple[int, ...], ...], n: int) -> bool:
+    """Whether a build is large enough (memory or time) to start only when confirmed.
+
+    >>> needs_confirmation(groups_for("7-8", 4, 4), 16), needs_confirmation(groups_for("9-6", 4, 4), 16)
+    (False, True)
+    """
+    return build_bytes(groups, n) > CONFIRM_BYTES or build_seconds(groups, n) > CONFIRM_SECONDS
+
+
+def check_memory(name: str, height: int, width: int, goal: Goal = "standard") -> None:
+    """``NPuzzleError`` if building partition ``name`` needs more memory than is available."""
+    _check(height, width, goal)
+    need = build_bytes(groups_for(name, height, width, goal), height * width)
+    free = available_memory()
+    if free is not None and need > free:
+        raise NPuzzleError(f"building pdb:{name} for {height}x{width} needs about {need / 2**30:.1f} GiB "
+                           f"of memory; only {free / 2**30:.1f} GiB is available")
+
+
+def stored_files(name: str, height: int, width: int, goal: Goal | None = None) -> list[str]:
+    """File names of partition ``name``'s stored tables for a shape: for ``goal``, or for
+    either goal when it is None."""
+    goals: tuple[Goal, ...] = ("standard", "blank-first") if goal is None else (goal,)
+    return [f for g in goals for f in store.matching(KIND, height, width, g, table_key(name, height, width, g).pattern)]
+
+
 def available_memory() -> int | None:
     """MemAvailable from /proc/meminfo, in bytes (None where there is no such file)."""
     try:
@@ -158,16 +226,13 @@ def available_memory() -> int | None:
 def build(name: str, height: int, width: int, goal: Goal = "standard", *, progress: bool = True) -> Path:
     """Build partition ``name`` for ``height x width`` and ``goal`` and save it; return its path.
 
-    Refuses (``NPuzzleError``) to start when the build needs more memory than is available."""
+    Refuses (``NPuzzleError``) to start when the build needs more memory than is available, and
+    (``TableStoreError``) when the store cannot be written."""
     from .._kernels import pdb as kernel
-    _check(height, width, goal)
+    check_memory(name, height, width, goal)
     groups = groups_for(name, height, width, goal)
     n = height * width
-    need = build_bytes(groups, n)
-    free = available_memory()
-    if free is not None and need > free:
-        raise NPuzzleError(f"building pdb:{name} for {height}x{width} needs about {need / 2**30:.1f} GiB "
-                           f"of memory; only {free / 2**30:.1f} GiB is available")
+    store.writable_path(table_key(name, height, width, goal))  # fail now, not after the build
     sizes = [placements(n, len(g)) for g in groups]
     data = _zeros(sum(sizes), np.uint8)
     start = time.process_time()
@@ -211,10 +276,13 @@ def load_partition(name: str, height: int, width: int, goal: Goal = "standard") 
 def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
     groups = groups_for(name, height, width, goal)
     key = table_key(name, height, width, goal)
+    command = build_command(name, height, width, goal)
     try:
-        table = store.load_table(key, build_command=build_command(name, height, width, goal))
+        table = store.load_table(key, build_command=command)  # checked by _check_table
     except MissingTableError as e:
         raise MissingTableError(f"pdb:{name}: {e}") from None
+    except TableFormatError as e:
+        raise TableFormatError(f"pdb:{name}: {e}; rebuild it: {command} --force") from None
     n = height * width
     kmax = max(len(g) for g in groups)
     tiles = np.zeros((len(groups), kmax), dtype=np.int64)
@@ -226,6 +294,45 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
     data = table.data if table.data.nbytes < HUGE_COPY_BYTES else _huge_page_copy(table.data)
     offsets = np.cumsum([0] + [placements(n, len(g)) for g in groups[:-1]]).astype(np.int64)
     return Partition(name, groups, data, tiles, sizes, offsets, pattern_of)
+
+
+def _check_table(table: store.Table) -> None:
+    """Cheap invariants a checksum cannot vouch for (a table may be forged with a valid one):
+    each pattern's entry at its goal placement is 0, and its largest entry is the maximum the
+    build recorded (and the one known for the shipped partitions). One vectorised pass; run on
+    every verified load (``tables.register_check``)."""
+    key, name, levels = table.key, table.meta.get("name"), table.meta.get("max_values")
+    try:
+        groups = tuple(tuple(int(t) for t in g.split(".")) for g in key.pattern.split("-"))
+        goal = check_goal(key.goal)
+    except (ValueError, NPuzzleError):
+        raise TableFormatError(f"table file {table.path}: not a pattern database") from None
+    if not (isinstance(levels, list) and len(levels) == len(groups) and isinstance(name, str)
+            and all(isinstance(v, int) and 0 <= v < 255 for v in levels)):
+        raise TableFormatError(f"table file {table.path}: no valid name and max_values in its header")
+    known = KNOWN_MAX.get((key.height, key.width, goal, name))
+    n = key.height * key.width
+    if table.data.dtype != np.uint8 or any(not 0 < t < n for g in groups for t in g):
+        raise TableFormatError(f"table file {table.path}: not a pattern database of {key.shape}")
+    if sum(placements(n, len(g)) for g in groups) != table.data.size:
+        raise TableFormatError(f"table file {table.path}: {table.data.size:,} entries do not fit its patterns")
+    offset = 0
+    for p, g in enumerate(groups):
+        size = placements(n, len(g))
+        part = table.data[offset : offset + size]
+        home = rank([goal_cell(t, n, goal) for t in g], n)
+        # A pattern of every tile reaches only the placements of one parity: the rest stay unseen.
+        top = int(part.max(where=part < _UNSEEN, initial=0) if len(g) == n - 1 else part.max())
+        if int(part[home]) != 0:
+            raise TableFormatError(f"table file {table.path}: pattern {p + 1}'s goal entry is "
+                                   f"{int(part[home])}, not 0 (the table is forged or corrupt)")
+        if top != levels[p] or (known is not None and top != known[p]):
+            raise TableFormatError(f"table file {table.path}: pattern {p + 1} has an entry of {top}, "
+                                   "above its known maximum (the table is forged or corrupt)")
+        offset += size
+
+
+store.register_check(KIND, _check_table)
 
 
 def _huge_page_copy(data: np.ndarray) -> np.ndarray:
@@ -263,6 +370,16 @@ def _zeros(count: int, dtype: np.dtype | type) -> np.ndarray:
     return np.zeros(count, dtype=dtype) if out is None else out
 
 
+def is_sound(name: str, height: int, width: int, goal: Goal) -> bool:
+    """Whether partition ``name`` is stored and loads with every check passing (memory-mapped
+    only: no copy of a large table is made)."""
+    try:
+        store.load_table(table_key(name, height, width, goal))
+    except (MissingTableError, TableFormatError):
+        return False
+    return True
+
+
 def is_built(name: str, height: int, width: int, goal: Goal) -> bool:
     try:
         return store.has_table(table_key(name, height, width, goal))
@@ -276,6 +393,31 @@ def built(height: int, width: int, goal: Goal) -> list[str]:
     other: Goal = "blank-first" if goal == "standard" else "standard"
     return [name for name in SHIPPED.get((height, width), ())
             if is_built(name, height, width, goal) or is_built(name, height, width, other)]
+
+
+def usable(height: int, width: int, goal: Goal) -> list[str]:
+    """``built``, without the partitions whose tables are damaged: each of those is reported
+    once (``tables.warn_damaged``) and bypassed."""
+    out = []
+    other: Goal = "blank-first" if goal == "standard" else "standard"
+    for name in built(height, width, goal):
+        which = goal if is_built(name, height, width, goal) else other
+        key = table_key(name, height, width, which)
+        stamp = None
+        try:
+            stamp = store.table_stamp(key)
+            if stamp is not None and _damaged.get(key) == stamp:
+                continue  # found damaged before, and not rebuilt since
+            load_partition(name, height, width, which)
+        except TableFormatError as e:
+            store.warn_damaged(e, "using the next bound instead")
+            _damaged[key] = stamp
+            continue
+        out.append(name)
+    return out
+
+
+_damaged: dict[store.TableKey, tuple[int, int] | None] = {}
 
 
 def value(board: Board, goal: Goal = "standard", partition: str = "6-6-3") -> int:

@@ -229,11 +229,12 @@ def auto_heuristic(height: int, width: int, goal: Goal) -> tuple[str, str]:
 
     The strongest pattern database already built (with the walking distance unless it is the
     7-8 one); else the walking and inversion distances where their tables build in well under a
-    second; else linear conflict. It never starts a table build."""
+    second; else linear conflict. It never starts a table build; a damaged pattern database is
+    reported once (a ``TableWarning``) and the next bound used."""
     from . import pattern_db
 
     wd_ok = max(height, width) <= AUTO_WD_SIDE and min(height, width) >= 2
-    built = pattern_db.built(height, width, goal)
+    built = pattern_db.usable(height, width, goal)  # a damaged one is reported and skipped
     shipped = pattern_db.SHIPPED.get((height, width), ())
     hint = ""
     if shipped and (not built or built[0] != shipped[0]):

@@ -138,6 +138,41 @@ def load_distance_table(
     return store.load_table(_key(height, width, blank), build_command=build_command(height, width, blank))
 
 
+def _check_saved(table: store.Table) -> None:
+    """Cheap invariants a checksum cannot vouch for: the size, a distribution of every
+    position, and the goal's entry 0 (run on every verified load: ``tables.register_check``)."""
+    key = table.key
+    blank = {"standard": key.height * key.width - 1, "blank-first": 0}.get(key.goal)
+    if blank is None:
+        try:
+            r, c = (int(x) for x in key.goal.removeprefix("blank-").split(","))
+            blank = goal_blank(key.height, key.width, blank_cell=(r, c))
+        except (ValueError, InvalidBoardError):
+            raise TableFormatError(f"table file {table.path}: unknown goal {key.goal!r}") from None
+    if key.height * key.width > MAX_CELLS:
+        raise TableFormatError(f"table file {table.path}: a {key.shape} board is too large for a BFS table")
+    sp = space(key.height, key.width, blank)
+    counts = table.meta.get("distribution")
+    if not (isinstance(counts, list) and counts and all(isinstance(c, int) and c > 0 for c in counts)):
+        raise TableFormatError(f"table file {table.path}: no valid distribution in its header")
+    if sum(counts) != sp.states or counts[0] != 1:
+        raise TableFormatError(f"table file {table.path}: its distribution counts {sum(counts):,} positions, "
+                               f"not {sp.states:,}")
+    if table.data.dtype != np.uint8 or table.data.shape != ((sp.states + 3) // 4,):
+        raise TableFormatError(f"table file {table.path}: {table.data.size:,} bytes, not {(sp.states + 3) // 4:,}")
+    g = sp.goal_blank
+    if (int(table.data[g >> 2]) >> ((g & 3) * 2)) & 3 != 0:
+        raise TableFormatError(f"table file {table.path}: the goal's entry is not 0 (the table is forged or corrupt)")
+
+
+store.register_check(KIND, _check_saved)
+
+
+def max_distance(table: store.Table) -> int:
+    """The largest distance of a checked saved table (from its distribution)."""
+    return len(table.meta["distribution"]) - 1
+
+
 def run_bfs(sp: Space, progress: bool = True) -> tuple[np.ndarray, list[int]]:
     """Breadth-first search of the whole space: the 2-bit table and the count at each distance."""
     from .._kernels.bfs import UNSEEN, bfs_level
@@ -175,12 +210,16 @@ def _full_search(
     _check_shape(height, width, MAX_CELLS, "the exhaustive search")
     blank = goal_blank(height, width, goal, blank_cell)
     key = _key(height, width, blank)
-    if store.has_table(key):
-        saved = store.load_table(key)
-        counts = saved.meta.get("distribution")
-        if not (isinstance(counts, list) and all(isinstance(c, int) for c in counts)):
-            raise TableFormatError(f"table file {saved.path}: no distribution in its header")
-        return saved.data, counts
+    try:
+        saved = _saved_table(height, width, blank)
+    except TableFormatError as e:
+        store.warn_damaged(e, "searching again" + (" and replacing it" if save else
+                                                   f" (replace it: {build_command(height, width, blank)})"))
+        saved = None
+    if saved is not None:
+        return saved.data, list(saved.meta["distribution"])
+    if save:
+        store.writable_path(key)  # say now, not after the search, if the store cannot be written
     table, counts = run_bfs(space(height, width, blank), progress)
     if save:
         save_distance_table(height, width, blank, table, counts)
@@ -226,22 +265,25 @@ def distribution(
     return _full_search(height, width, goal, blank_cell, save, progress)[1]
 
 
-_loaded: dict[store.TableKey, tuple[tuple[int, int], store.Table]] = {}
+_loaded: dict[store.TableKey, tuple[tuple[int, int], store.Table | TableFormatError]] = {}
 
 
 def _saved_table(height: int, width: int, blank: int) -> store.Table | None:
-    """The saved table, or ``None`` (checksum verified once per process and file version)."""
+    """The saved table, or ``None`` (checksum verified once per process and file version);
+    ``TableFormatError`` if it is damaged."""
     key = _key(height, width, blank)
-    path = store.table_path(key)
-    try:
-        st = path.stat()
-    except FileNotFoundError:
+    stamp = store.table_stamp(key)
+    if stamp is None:
         return None
-    stamp = (st.st_mtime_ns, st.st_size)
     cached = _loaded.get(key)
     if cached is None or cached[0] != stamp:
-        cached = (stamp, load_distance_table(key.height, key.width, blank_cell=blank))
+        try:
+            cached = (stamp, load_distance_table(key.height, key.width, blank_cell=blank))
+        except TableFormatError as e:
+            cached = (stamp, e)  # so a batch does not read a damaged table again for every line
         _loaded[key] = cached
+    if isinstance(cached[1], TableFormatError):
+        raise cached[1]
     return cached[1]
 
 
@@ -251,25 +293,36 @@ def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], float] | None:
     if board.size > MAX_CELLS:
         return None
     blank = goal_blank(board.height, board.width, goal)
-    table = _saved_table(board.height, board.width, blank)
-    if table is None:
+    try:
+        table = _saved_table(board.height, board.width, blank)
+        if table is None:
+            return None
+        board.require_solvable(goal)
+        return _walk_table(board, table, blank)
+    except TableFormatError as e:
+        store.warn_damaged(e, f"solving without it (rebuild it: {build_command(board.height, board.width, blank)})")
         return None
-    board.require_solvable(goal)
-    return _walk_down(board, blank, table.data, str(table.path))
 
 
-def _walk_down(board: Board, blank: int, data: np.ndarray, source: str) -> tuple[tuple[int, ...], float]:
+def _walk_table(board: Board, table: store.Table, blank: int) -> tuple[tuple[int, ...], float]:
+    """The tiles pushed walking a checked saved table down from ``board``, and the CPU time."""
+    return _walk_down(board, blank, table.data, str(table.path), max_distance(table))
+
+
+def _walk_down(
+    board: Board, blank: int, data: np.ndarray, source: str, longest: int
+) -> tuple[tuple[int, ...], float]:
     """The tiles pushed walking ``data`` (a 2-bit table of goal blank cell ``blank``) down from
-    ``board``, and the CPU time."""
+    ``board``, and the CPU time; no walk is longer than ``longest`` (which stops a corrupt one)."""
     from .._kernels.bfs import walk_down
 
     start = time.process_time()
     sp = space(board.height, board.width, blank)
     cells = np.array(board.tiles, dtype=np.int64)
-    moves = np.zeros(64 * sp.size, dtype=np.int64)  # far above the diameter; stops a corrupt walk
+    moves = np.zeros(longest, dtype=np.int64)
     steps = walk_down(data, cells, blank, sp.size, sp.width, sp.fact_half, sp.popc, sp.nbr, moves)
     if steps < 0:
-        raise TableFormatError(f"table file {source}: it does not lead from {board.tiles} to the goal")
+        raise TableFormatError(f"table file {source}: it does not lead from the position to the goal")
     return tuple(int(t) for t in moves[:steps]), time.process_time() - start
 
 
@@ -343,9 +396,9 @@ def blank_cell_walk(board: Board, blank: int) -> tuple[tuple[int, ...], float]:
     board.require_solvable(goal_board(h, w, blank))
     saved = _saved_table(h, w, blank)
     if saved is not None:
-        return _walk_down(board, blank, saved.data, str(saved.path))
+        return _walk_table(board, saved, blank)
     if board.size > IN_MEMORY_CELLS:
         load_distance_table(h, w, blank_cell=blank)  # raises MissingTableError naming the command
     start = time.process_time()  # the table's search counts (once per process)
-    moves = _walk_down(board, blank, _memory_table(h, w, blank), "<memory>")[0]
+    moves = _walk_down(board, blank, _memory_table(h, w, blank), "<memory>", 64 * board.size)[0]
     return moves, time.process_time() - start

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import tables as store
-from ..errors import MissingTableError, TableFormatError
+from ..errors import MissingTableError, TableFormatError, TableStoreError
 
 #: Longest forbidden string looked for (4x4: 13,108 minimal strings, 37,361 states), and on
 #: boards of more than ``LONG_CELLS`` cells (the searches from every cell would take seconds).
@@ -104,18 +104,43 @@ def automaton(height: int, width: int, max_len: int | None = None) -> Automaton:
         max_len = MAX_LEN if n <= LONG_CELLS else MAX_LEN_LARGE
     key = table_key(height, width, max_len)
     try:
-        table = store.load_table(key)
-        return Automaton(int(table.meta["max_len"]), int(table.meta["strings"]), n, np.array(table.data))
-    except (MissingTableError, TableFormatError, KeyError):
-        pass  # not built yet (or unreadable): build it, it takes about a second
+        return _saved(key, n)
+    except MissingTableError:
+        pass  # not built yet: build it, it takes about a second
+    except TableFormatError as e:
+        store.warn_damaged(e, "building it again (about a second) and replacing it")
     start = time.process_time()
     a = build(height, width, max_len)
     meta = {"max_len": a.max_len, "strings": a.strings, "build_cpu_seconds": round(time.process_time() - start, 2)}
     try:
         store.save_table(key, a.packed, meta)
-    except OSError:
-        pass  # a read-only store: build it again next time
+    except TableStoreError:
+        pass  # a read-only store (or no store at all): build it again next time
     return a
+
+
+def _saved(key: store.TableKey, cells: int) -> Automaton:
+    """The stored automaton (checked by ``_check_table``)."""
+    table = store.load_table(key)
+    return Automaton(table.meta["max_len"], table.meta["strings"], cells, np.array(table.data))
+
+
+def _check_table(table: store.Table) -> None:
+    """The kernel follows the automaton's moves without bounds checks: every move must lead to
+    a state's record inside the table (run on every verified load: ``tables.register_check``)."""
+    max_len, strings = table.meta.get("max_len"), table.meta.get("strings")
+    stride = 4 + -(-table.key.height * table.key.width // 32)
+    cells = table.key.height * table.key.width
+    data = table.data
+    if not (isinstance(max_len, int) and isinstance(strings, int) and data.dtype == np.uint32
+            and data.ndim == 1 and data.size and data.size % stride == 0):
+        raise TableFormatError(f"table file {table.path}: not a move automaton for {cells} cells")
+    nxt = data.reshape(-1, stride)[:, :4]
+    if int(nxt.max()) >= data.size or bool((nxt % stride).any()):
+        raise TableFormatError(f"table file {table.path}: a move leads outside the automaton (the table is corrupt)")
+
+
+store.register_check(KIND, _check_table)
 
 
 def table_key(height: int, width: int, max_len: int) -> store.TableKey:

@@ -1,0 +1,98 @@
+"""Fuzz run: the position parsers, the command line and the table loader on hostile input, for
+longer than the test suite does (tests/test_fuzz.py runs the same generators and checks under
+hypothesis with a fixed seed and a small budget).
+
+    python bench/fuzz.py [--seed 1] [--parser 20000] [--cli 200] [--tables 5000]
+
+Prints, for each target, the number of runs and the failures by kind (with the first input of
+each kind), and exits with status 1 if anything failed. Runs in a temporary table store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from fuzzing import check_cli, check_parse, check_table, cli_argv, mutate, position_text, shape  # noqa: E402
+
+Failures = dict[str, tuple[int, str]]
+
+
+def run(name: str, count: int, one: Callable[[random.Random], tuple[str | None, str]], seed: int) -> Failures:
+    """``count`` runs of ``one`` (the failure kind or None, and the input), counted by kind."""
+    rnd = random.Random(seed)
+    found: Failures = {}
+    kinds: collections.Counter[str] = collections.Counter()
+    start = time.perf_counter()
+    for _ in range(count):
+        kind, shown = one(rnd)
+        if kind is not None:
+            kinds[kind] += 1
+            found.setdefault(kind, (0, shown))
+    seconds = time.perf_counter() - start
+    print(f"{name}: {count:,} runs, {sum(kinds.values()):,} failures, {seconds:.1f} s")
+    for kind, n in kinds.most_common():
+        print(f"  {n:6,}  {kind}   first input: {found[kind][1][:160]!r}")
+    return found
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--parser", type=int, default=20_000, help="parser inputs (each parsed three ways)")
+    ap.add_argument("--cli", type=int, default=200, help="command lines (one process each)")
+    ap.add_argument("--tables", type=int, default=5_000, help="damaged table loads")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        os.environ["NPUZZLE_DATA_DIR"] = str(tmp / "store")
+        failed = run("parser", args.parser, lambda r: _parse(r, tmp), args.seed)
+        failed |= run("command line", args.cli, lambda r: _cli(r, tmp), args.seed)
+        failed |= run("table loader", args.tables, _table_runner(), args.seed)
+    return 1 if failed else 0
+
+
+def _parse(rnd: random.Random, tmp: Path) -> tuple[str | None, str]:
+    text = position_text(rnd)
+    return check_parse(text, shape(rnd), tmp), text
+
+
+def _cli(rnd: random.Random, tmp: Path) -> tuple[str | None, str]:
+    argv = cli_argv(rnd)
+    stdin = position_text(rnd).encode("utf-8", "replace")
+    return check_cli(argv, tmp / "cli-store", stdin), " ".join(argv)
+
+
+def _table_runner() -> Callable[[random.Random], tuple[str | None, str]]:
+    """Damaged copies of a small pattern database and a BFS table, loaded one at a time."""
+    from npuzzle import tables
+    from npuzzle.heuristics import pattern_db
+    from npuzzle.search import bfs
+
+    pattern_db.build("3-2", 2, 3, "standard", progress=False)
+    bfs.distance_table(2, 3, save=True, progress=False)
+    keys = [pattern_db.table_key("3-2", 2, 3, "standard"), tables.TableKey("bfs", 2, 3, "standard")]
+    saved = [(key, tables.table_path(key).read_bytes(), tables.load_table(key)) for key in keys]
+
+    def one(rnd: random.Random) -> tuple[str | None, str]:
+        key, raw, reference = rnd.choice(saved)
+        damaged = mutate(rnd, raw)
+        try:
+            return check_table(tables.table_path(key), key, damaged, reference), f"{key.filename}: {len(damaged)} bytes"
+        finally:
+            tables.table_path(key).write_bytes(raw)
+
+    return one
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,408 @@
+"""Broken table stores (issue 18, items 9-12, 15, 18, 19) and the table commands' names, sizes and
+confirmation (issue 17, item 4): one store layer owns every path error; a damaged table that a
+command can do without is reported once and bypassed, and the command that builds it replaces it."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from npuzzle import Board, tables
+from npuzzle.cli import main
+from npuzzle.errors import MissingTableError, TableFormatError, TableStoreError, TableWarning
+from npuzzle.heuristics import pattern_db, registry
+from npuzzle.search import bfs, fsm
+from npuzzle.search.idastar import idastar
+from npuzzle.search.limits import NODE_LIMIT, Limit
+
+P = "1 2 3/4 5 6/7 0 8"
+B24 = "1 2 3 4/5 6 0 7"  # a 2x4 board one move from the goal
+BFS24 = "bfs_2x4_standard_all_v1.npt"
+PDB33 = "pdb_3x3_standard_1.2.3.4-5.6.7.8_v1.npt"
+
+
+def _forget() -> None:
+    """The per-process caches of loaded tables (each test has a store of its own)."""
+    pattern_db._load.cache_clear()
+    pattern_db._damaged.clear()
+    registry._kernel_heuristic.cache_clear()
+    fsm.automaton.cache_clear()
+    bfs._loaded.clear()
+    tables._warned.clear()
+
+
+@pytest.fixture(autouse=True)
+def store(tmp_path, monkeypatch):
+    path = tmp_path / "store"
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(path))
+    _forget()
+    yield path
+    _forget()
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def cli(*argv: str, env_dir: str, stdin: int | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NPUZZLE_DATA_DIR": env_dir}
+    return subprocess.run([sys.executable, "-m", "npuzzle", *argv], capture_output=True, text=True,
+                          env=env, timeout=timeout, stdin=stdin)
+
+
+def warnings_in(err: str) -> list[str]:
+    return [ln for ln in err.splitlines() if ": warning: " in ln]
+
+
+def save_bfs24(capsys) -> None:
+    assert run(capsys, "stats", "bfs", "2x4", "--save")[0] == 0
+
+
+def edit_header(path, change) -> None:
+    """Rewrite a table file's JSON header through ``change(header_dict) -> text``."""
+    raw = path.read_bytes()
+    (length,) = struct.unpack("<I", raw[8:12])
+    text = change(json.loads(raw[12 : 12 + length])).encode()
+    text += b" " * (length - len(text))
+    path.write_bytes(raw[:8] + struct.pack("<I", len(text)) + text + raw[12 + length :])
+
+
+# -- item 9: NPUZZLE_DATA_DIR naming a file -------------------------------------------------------
+
+
+@pytest.mark.parametrize("below", ["", "/sub"])
+def test_a_store_that_is_a_file(capsys, tmp_path, monkeypatch, below):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(afile) + below)
+    code, out, err = run(capsys, "solve", P)
+    assert code == 0 and "Solution: 1 move" in out
+    code, out, err = run(capsys, "solve", B24, "--method", "idastar", "--heuristic", "wd")
+    assert code == 0 and "Solution: 1 move" in out
+    for argv in (["tables", "build", "pdb:3-2", "--shape", "2x3"], ["stats", "bfs", "2x3", "--save"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and len(err.splitlines()) == 1
+        assert "is a file, not a folder; set NPUZZLE_DATA_DIR to a folder" in err and str(afile) in err
+    code, out, err = run(capsys, "tables", "list")
+    if below:  # a store folder under a file: nothing stored there
+        assert code == 0 and out.startswith("0 tables in")
+    else:
+        assert code == 1 and "is not a folder" in err
+    with pytest.raises(TableStoreError, match="is a file"):
+        tables.save_table(tables.TableKey("demo", 2, 2, "standard"), np.zeros(3, np.uint8))
+    assert run(capsys, "stats", "bfs", "2x3")[0] == 0  # no saving asked: nothing to write
+
+
+def test_a_store_that_is_a_dangling_symlink(capsys, tmp_path, monkeypatch):
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "nowhere" / "x")
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(link))
+    code, out, err = run(capsys, "stats", "bfs", "2x3", "--save")
+    assert code == 1 and "is a symlink to nothing" in err
+    assert run(capsys, "solve", P)[0] == 0
+
+
+# -- item 10: headers of the wrong types and sizes ------------------------------------------------
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda h: json.dumps({**h, "array_shape": "x"}), "array_shape is 'x'"),
+    (lambda h: json.dumps({**h, "array_shape": None}), "array_shape is 'None'"),
+    (lambda h: json.dumps(h).replace(json.dumps(h["array_shape"]), "[1e400]"), "array_shape is 'inf'"),
+    (lambda h: json.dumps({**h, "array_shape": [10**30]}), "not a whole number of a sensible size"),
+    (lambda h: json.dumps({**h, "length": 2**61, "nbytes": 2**61, "array_shape": [2**61]}), "truncated"),
+    (lambda h: json.dumps({**h, "dtype": "V99999999"}), "dtype is"),
+    (lambda h: json.dumps({**h, "dtype": "O"}), "not a plain number type"),
+    (lambda h: json.dumps({**h, "shape": ["2x4"]}), "header field missing or bad"),
+    (lambda h: json.dumps({**h, "meta": []}), "meta is not a JSON object"),
+    (lambda h: "[" * 5000 + "]" * 5000, "not valid JSON"),
+    (lambda h: "[1, 2]", "not a JSON object"),
+])
+def test_bad_headers_are_refused_naming_the_file(capsys, store, change, words):
+    save_bfs24(capsys)
+    path = store / BFS24
+    edit_header(path, change)
+    with pytest.raises(TableFormatError, match=f"table file {path}") as err:
+        bfs.load_distance_table(2, 4)
+    assert words in str(err.value) and len(str(err.value)) < 300
+    _forget()
+    code, out, err = run(capsys, "solve", B24)
+    assert code == 0 and "Solution: 1 move" in out
+    assert len(warnings_in(err)) == 1 and BFS24 in err and "solving without it" in err
+
+
+def test_a_header_length_beyond_the_file_is_refused(capsys, store):
+    save_bfs24(capsys)
+    path = store / BFS24
+    raw = bytearray(path.read_bytes())
+    raw[8:12] = b"\xff\xff\xff\xff"
+    path.write_bytes(bytes(raw))
+    with pytest.raises(TableFormatError, match="header too long"):
+        bfs.load_distance_table(2, 4)
+    raw[8:12] = struct.pack("<I", len(raw))
+    path.write_bytes(bytes(raw))
+    with pytest.raises(TableFormatError, match="truncated inside the header"):
+        bfs.load_distance_table(2, 4)
+
+
+# -- items 11 and 12: symlink loops and folders in a table's place --------------------------------
+
+
+def test_a_symlink_loop_is_bypassed_and_replaced(capsys, store):
+    store.mkdir()
+    (store / BFS24).symlink_to(store / BFS24)
+    code, out, err = run(capsys, "solve", B24)
+    assert code == 0 and "Solution: 1 move" in out
+    assert len(warnings_in(err)) == 1 and "Too many levels of symbolic links" in err
+    assert "npuzzle stats bfs 2x4 --save" in err
+    code, out, err = run(capsys, "stats", "bfs", "2x4", "--save")
+    assert code == 0 and "replacing it" in err
+    assert (store / BFS24).is_file() and not (store / BFS24).is_symlink()
+    _forget()
+    code, out, err = run(capsys, "solve", B24)
+    assert code == 0 and "bfs-table" in out and err == ""
+    # the same for a pattern database named explicitly: an error naming the file
+    (store / PDB33).symlink_to(store / PDB33)
+    code, out, err = run(capsys, "solve", P, "--heuristic", "pdb:4-4")
+    assert code == 1 and "Too many levels of symbolic links" in err and PDB33 in err
+    assert run(capsys, "tables", "remove", "pdb:4-4", "--shape", "3x3")[0] == 0
+    assert not os.path.lexists(store / PDB33)
+
+
+def test_a_folder_in_a_tables_place(capsys, store):
+    (store / PDB33).mkdir(parents=True)
+    code, out, err = run(capsys, "solve", P, "--heuristic", "pdb:4-4")
+    assert code == 1 and "is a folder, not a table file" in err
+    code, out, err = run(capsys, "tables", "list")
+    assert code == 0 and "DAMAGED" in out
+    (store / PDB33 / "x").write_text("x")
+    for argv in (["tables", "build", "pdb:4-4", "--shape", "3x3", "--force"],
+                 ["tables", "remove", PDB33], ["tables", "remove", "pdb:4-4", "--shape", "3x3"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and "remove it yourself" in err or "remove that folder yourself" in err
+        assert len(err.splitlines()) == 1
+    (store / PDB33 / "x").unlink()
+    code, out, err = run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3", "--force")
+    assert code == 0 and (store / PDB33).is_file()
+    (store / PDB33).unlink()
+    (store / PDB33).mkdir()
+    assert run(capsys, "tables", "remove", PDB33)[0] == 0 and not (store / PDB33).exists()
+
+
+# -- item 15: forged tables -----------------------------------------------------------------------
+
+
+def forge_pdb33(store, raise_by: int = 3, keep_goal: bool = False) -> None:
+    key = pattern_db.table_key("4-4", 3, 3, "standard")
+    table = tables.load_table(key, verify=False)
+    data = table.data.copy()
+    data += raise_by
+    meta = dict(table.meta)
+    if keep_goal:
+        for p, g in enumerate(pattern_db.groups_for("4-4", 3, 3)):
+            data[p * 3024 + pattern_db.rank([t - 1 for t in g], 9)] = 0
+        meta["max_values"] = [v + raise_by for v in meta["max_values"]]
+    tables.save_table(key, data, meta)  # a valid checksum
+    _forget()
+
+
+def test_a_forged_pdb_is_refused_flagged_and_rebuilt(capsys, store):
+    assert run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3")[0] == 0
+    forge_pdb33(store)
+    code, out, err = run(capsys, "solve", "--shape", "3x3", "--method", "idastar", "--heuristic", "pdb:4-4", P,
+                         "--timeout", "5")
+    assert code == 1 and "goal entry is 3, not 0 (the table is forged or corrupt)" in err
+    assert "rebuild it: npuzzle tables build pdb:4-4 --shape 3x3 --goal standard --force" in err
+    assert run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3", "--force")[0] == 0
+    forge_pdb33(store, 2, keep_goal=True)  # goal entries 0, maxima updated: above the known maxima
+    with pytest.raises(TableFormatError, match="above its known maximum"):
+        pattern_db.load_partition("4-4", 3, 3)
+    code, out, err = run(capsys, "tables", "list")
+    assert "DAMAGED: pattern 1 has an entry of 17, above its known maximum" in out
+    code, out, err = run(capsys, "solve", P)  # auto: falls back to the next bound
+    assert code == 0 and "Solution: 1 move" in out and "wd+id" in out
+    assert len(warnings_in(err)) == 1 and "using the next bound instead" in err
+    code, out, err = run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3")
+    assert code == 0 and "damaged" in out and "stored" in out
+    _forget()
+    assert pattern_db.is_sound("4-4", 3, 3, "standard")
+
+
+def test_limits_hold_whatever_the_table_says(capsys, monkeypatch):
+    """With the checks off, a forged table (the goal's entry 3) never lets IDA* reach the goal:
+    thresholds climb for ever, and the node limit (checked, like the time limit, between slices
+    of every iteration) still stops it; the warm-up search is bounded too."""
+    assert run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3")[0] == 0
+    monkeypatch.delitem(tables._CHECKS, "pdb")
+    forge_pdb33(None)
+    sol = idastar(Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8)), heuristic="pdb:4-4",
+                  limit=Limit(max_nodes=3_000_000))
+    assert sol.status == NODE_LIMIT and len(sol.stats.iterations) > 3
+
+
+# -- items 18 and 19: damaged optional tables -----------------------------------------------------
+
+
+def flip(path, at: int = -100) -> None:
+    raw = bytearray(path.read_bytes())
+    raw[at] ^= 0xFF
+    path.write_bytes(bytes(raw))
+
+
+def test_a_corrupt_bfs_table_is_reported_once_bypassed_and_replaced(capsys, store):
+    save_bfs24(capsys)
+    flip(store / BFS24)
+    code, out, err = run(capsys, "solve", B24, "2 3 4 0/1 5 6 7", "1 2 3 4/5 6 7 0")
+    assert code == 0 and out.count("Solution:") == 3
+    assert warnings_in(err) == [
+        f"npuzzle solve: warning: table file {store / BFS24}: checksum mismatch (the data is corrupt); "
+        "solving without it (rebuild it: npuzzle stats bfs 2x4 --save)"]
+    code, out, err = run(capsys, "tables", "list")
+    assert "DAMAGED: checksum mismatch" in out and "1 damaged file" in out
+    code, out, err = run(capsys, "stats", "bfs", "2x4", "--save")
+    assert code == 0 and "searching again and replacing it" in err and "dist 2x4_corner 20160" in out
+    _forget()
+    code, out, err = run(capsys, "solve", B24)
+    assert code == 0 and "bfs-table" in out and err == ""
+    flip(store / BFS24)
+    _forget()
+    code, out, err = run(capsys, "stats", "bfs", "2x4")  # not asked to save: searches, says how to replace
+    assert code == 0 and "replace it: npuzzle stats bfs 2x4 --save" in err
+
+
+def test_a_damaged_pdb_under_auto_falls_back_with_a_warning(capsys, store):
+    assert run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3")[0] == 0
+    flip(store / PDB33)
+    code, out, err = run(capsys, "solve", P, "8 6 7/2 5 4/3 0 1", "--heuristic", "auto")
+    assert code == 0 and out.count("Solution:") == 2 and "wd+id" in out
+    assert len(warnings_in(err)) == 1 and "checksum mismatch" in err and "next bound" in err
+    code, out, err = run(capsys, "solve", P, "--heuristic", "pdb:4-4")  # asked for by name: an error
+    assert code == 1 and "checksum mismatch" in err and "--force" in err
+
+
+def test_a_pdb_symlink_loop_under_auto_is_reported_and_skipped(capsys, store):
+    store.mkdir()
+    (store / PDB33).symlink_to(store / PDB33)
+    code, out, err = run(capsys, "solve", P)
+    assert code == 0 and "wd+id" in out
+    assert len(warnings_in(err)) == 1 and "Too many levels of symbolic links" in err
+    code, out, err = run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3")  # rebuilt in its place
+    assert code == 0 and "damaged" in out and (store / PDB33).is_file()
+
+
+def test_a_corrupt_automaton_is_rebuilt(capsys, store):
+    fsm.automaton(3, 3)
+    path = store / fsm.table_key(3, 3, fsm.MAX_LEN).filename
+    good = tables.load_table(fsm.table_key(3, 3, fsm.MAX_LEN)).data.copy()
+    flip(path, 200)
+    _forget()
+    with pytest.warns(TableWarning, match="building it again"):
+        again = fsm.automaton(3, 3)
+    assert np.array_equal(again.packed, good)
+    assert np.array_equal(tables.load_table(fsm.table_key(3, 3, fsm.MAX_LEN)).data, good)  # replaced
+    # a forged one whose moves leave the table never reaches the kernel
+    table = tables.load_table(fsm.table_key(3, 3, fsm.MAX_LEN))
+    data = table.data.copy()
+    data[0] = 10**9
+    tables.save_table(table.key, data, table.meta)
+    with pytest.raises(TableFormatError, match="outside the automaton"):
+        tables.load_table(table.key)
+
+
+def test_the_store_layer_api():
+    key = tables.TableKey("demo", 2, 2, "standard")
+    assert tables.table_stamp(key) is None and not tables.has_table(key)
+    with pytest.raises(MissingTableError):
+        tables.load_table(key)
+    path = tables.save_table(key, np.arange(4, dtype=np.uint8))
+    assert tables.table_stamp(key) == (path.stat().st_mtime_ns, 4 + path.stat().st_size - 4)
+    assert tables.matching("demo", 2, 2) == [key.filename]
+    assert tables.matching("demo", 2, 3) == []
+
+
+# -- issue 17, item 4: names, sizes, internal tables, confirmation --------------------------------
+
+
+def test_list_and_remove_speak_in_build_names(capsys, store):
+    assert run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3")[0] == 0
+    assert run(capsys, "tables", "build", "pdb:3-2", "--shape", "2x3", "--goal", "blank-first")[0] == 0
+    save_bfs24(capsys)
+    fsm.automaton(3, 3)
+    code, out, err = run(capsys, "tables", "list")
+    lines = out.splitlines()
+    total = sum(p.stat().st_size for p in store.iterdir())
+    assert lines[0].startswith(f"4 tables in {store}, ") and "in all" in lines[0]
+    assert f"{total / 1000:.1f} kB in all" in lines[0]
+    named = {ln.split("  ")[0].strip(): ln for ln in lines[1:5]}
+    assert set(named) == {"pdb:4-4 --shape 3x3 --goal standard", "pdb:3-2 --shape 2x3 --goal blank-first",
+                          "bfs 2x4 --goal standard", "automaton 3x3"}
+    assert "[internal" in named["bfs 2x4 --goal standard"] and "[internal" in named["automaton 3x3"]
+    assert "[internal" not in named["pdb:4-4 --shape 3x3 --goal standard"]
+    assert "6.5 kB" in named["pdb:4-4 --shape 3x3 --goal standard"]
+    code, out, err = run(capsys, "tables", "remove", "pdb:4-4", "--shape", "3x3")
+    assert code == 0 and out == f"removed {PDB33}\n"
+    code, out, err = run(capsys, "tables", "remove", "pdb:4-4", "--shape", "3x3")
+    assert code == 1 and "no stored table named 'pdb:4-4' for 3x3" in err
+    assert run(capsys, "tables", "remove", "pdb:3-2", "--shape", "2x3", "--goal", "standard")[0] == 1
+    assert run(capsys, "tables", "remove", "pdb:3-2", "--shape", "2x3")[0] == 0
+    assert run(capsys, "tables", "remove", "bfs", "--shape", "2x4")[0] == 0
+    code, out, err = run(capsys, "tables", "remove", "automaton")
+    assert code == 1 and "--shape HxW" in err
+    assert run(capsys, "tables", "remove", "automaton", "--shape", "3x3")[0] == 0
+    assert list(store.iterdir()) == []
+
+
+def test_a_large_build_needs_yes_without_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(pattern_db, "available_memory", lambda: None)
+    monkeypatch.setattr(sys, "stdin", open(os.devnull))
+    code, out, err = run(capsys, "tables", "build", "pdb:9-6")
+    assert code == 1 and out == ""
+    assert err == ("npuzzle tables: building pdb:9-6 for 4x4 needs about 20.8 GB of memory and about "
+                   "21 minutes; add --yes to start it\n")
+
+
+def test_a_large_build_asks_on_a_terminal(store):
+    """Through a pseudo-terminal: the question is asked, and 'n' starts nothing."""
+    import pty
+
+    master, slave = pty.openpty()
+    os.write(master, b"n\n")
+    script = ("import sys; from npuzzle.heuristics import pattern_db; pattern_db.available_memory = lambda: None; "
+              "from npuzzle.cli import main; sys.exit(main(['tables', 'build', 'pdb:9-6']))")
+    env = {**os.environ, "NPUZZLE_DATA_DIR": str(store)}
+    done = subprocess.run([sys.executable, "-c", script], stdin=slave, capture_output=True, text=True, env=env,
+                          timeout=120)
+    os.close(slave)
+    os.close(master)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "needs about 20.8 GB of memory and about 21 minutes. Start it? [y/N]" in done.stderr
+    assert "not started" in done.stderr
+    assert not store.exists() or list(store.iterdir()) == []
+
+
+def test_the_reproducers_as_commands(tmp_path):
+    """Issue 18's table reproducers in fresh processes (no state shared with the test session)."""
+    d = str(tmp_path / "fresh")
+    assert cli("stats", "bfs", "2x4", "--save", env_dir=d).returncode == 0
+    flip(tmp_path / "fresh" / BFS24)
+    done = cli("solve", B24, env_dir=d)
+    assert done.returncode == 0 and "Solution: 1 move" in done.stdout
+    assert warnings_in(done.stderr) and "Traceback" not in done.stderr
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    done = cli("solve", P, env_dir=str(afile))
+    assert done.returncode == 0 and done.stderr == ""
+    done = cli("tables", "build", "pdb:9-6", env_dir=d, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "building" not in done.stdout
