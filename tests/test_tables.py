@@ -137,7 +137,7 @@ def test_list_and_remove(store, capsys):
 
     assert main(["tables", "list"]) == 0
     out = capsys.readouterr().out
-    assert "3 table(s)" in out and KEY.filename in out and "UNREADABLE" in out
+    assert "3 tables" in out and KEY.filename in out and "UNREADABLE" in out
 
     assert tables.remove_table(KEY) is True
     assert tables.remove_table(KEY) is False

@@ -23,20 +23,32 @@ from ._options import (
     add_method,
     add_positions,
     add_pruning,
+    add_quiet,
     add_timeout,
     positive_int,
     read_boards,
     size_arg,
     weight_arg,
 )
-from ._output import check_writable, writing
+from ._output import Live, check_writable, writing
 
 if TYPE_CHECKING:
     from ..board import Board
     from ..search.limits import Iteration, Solution
     from ._options import Subparsers
 
-EPILOG = NOTATION_HELP + """
+EPILOG = """examples:
+  npuzzle solve bc9e80df3412a756               a 4x4 board in Knuth's 16 hex digits
+  npuzzle solve "8 6 7/2 5 4/3 0 1"            a 3x3 board, rows joined by '/'
+  npuzzle solve -f boards.txt --json           a file, one position a line; JSON records
+  npuzzle solve 159d26ae37bf48c0 --timeout 60 --verbose
+                                               give up after a minute; show each iteration
+  npuzzle solve --method astar --weight 1.5 "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"
+                                               faster, at most 1.5 times the optimum
+  npuzzle scramble --shape 100x100 | npuzzle solve -f - --count-only
+                                               a 100x100 board in real time
+
+""" + NOTATION_HELP + """
 methods:
   auto      a saved BFS table if there is one; IDA* (optimal) up to 16 cells; real time beyond
   idastar   iterative-deepening A*: optimal, little memory (Korf 1985)
@@ -70,7 +82,10 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--max-nodes", type=positive_int, metavar="N",
                    help="stop a search after generating N nodes, exit status 3")
     p.add_argument("--max-memory", type=size_arg, metavar="SIZE",
-                   help="A*: stop cleanly before storing more than SIZE (e.g. 512M, 2G), exit status 3")
+                   help="A*: stop cleanly, exit status 3, before its node store (the positions it "
+                   "keeps, their hash table and open list) would grow beyond SIZE (e.g. 512M, 2G; "
+                   "default 2G or half the free memory). Not counted: the program itself (about "
+                   "200 MB) and the tables of the bound (pdb:7-8: 550 MB); IDA* stores no nodes")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--count-only", action="store_true",
                         help="real time: print only the number of moves and the report")
@@ -79,7 +94,8 @@ def add(sub: Subparsers) -> None:
                         "FILE is replaced only once the moves are found")
     add_json(p)
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="report every iteration (threshold, nodes, CPU seconds) on stderr")
+                   help="report the first bound and every iteration (threshold, nodes, CPU seconds) on stderr")
+    add_quiet(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(present.solution_record(solution, report)), flush=True)
         else:
-            print(present.solution_text(solution, report), flush=True)
+            print(present.solution_text(solution, report, limit), flush=True)
         if solution.status == INTERRUPTED:
             return EXIT_INTERRUPTED
         if not solution.solved:
@@ -122,10 +138,6 @@ def _check_moves_out(path: str, count: int) -> None:
     check_writable(path)
 
 
-def _print_iteration(iteration: Iteration, final: bool) -> None:
-    print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
-
-
 def _solve(board: Board, args: argparse.Namespace, limit: Limit) -> Solution:
     from ..search import solve
 
@@ -133,15 +145,37 @@ def _solve(board: Board, args: argparse.Namespace, limit: Limit) -> Solution:
         raise NPuzzleError(
             f"a {board.height}x{board.width} board has too many moves to print: "
             "use --count-only or --moves-out FILE")
-    if args.verbose:
-        print(present.search_start_text(board, args.goal), file=sys.stderr, flush=True)
-    return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=args.goal,
-                 weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
-                 on_iteration=_print_iteration if args.verbose else None)
+    live = Live(args.quiet)
+
+    def print_iteration(iteration: Iteration, final: bool) -> None:
+        live.clear()
+        print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
+
+    with live.running():
+        if args.verbose:
+            print(_start_text(board, args), file=sys.stderr, flush=True)
+        return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=args.goal,
+                     weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
+                     on_iteration=print_iteration if args.verbose else None, on_progress=live.callback())
+
+
+def _start_text(board: Board, args: argparse.Namespace) -> str:
+    """The verbose first line: the first bound and the heuristic that gives it (none in real time)."""
+    from ..heuristics.registry import first_bound
+    from ..search import AUTO_OPTIMAL_CELLS
+
+    if args.method == "realtime" or (args.method == "auto" and board.size > AUTO_OPTIMAL_CELLS):
+        return present.search_start_text(board, args.goal)
+    return present.search_start_text(board, args.goal, *first_bound(board, args.goal, args.heuristic))
 
 
 def _solve_streaming(board: Board, args: argparse.Namespace) -> None:
     """Real time with --count-only or --moves-out: the moves never become a Python list."""
+    with Live(args.quiet).running():
+        _stream(board, args)
+
+
+def _stream(board: Board, args: argparse.Namespace) -> None:
     from ..search.realtime import streamed_report
 
     if args.count_only:

@@ -19,7 +19,6 @@ one step closer to home), level by level by Manhattan distance.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +29,7 @@ from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, TableFormatError
 from ..geometry import geometry, neighbours
-from .limits import Solution, Stats, checked_solution
+from .limits import Clock, Limit, Solution, Stats, checked_solution
 
 #: Largest board (in cells) whose whole state space is searched; indices fit in 32 bits.
 MAX_CELLS = 12
@@ -245,8 +244,8 @@ def _saved_table(height: int, width: int, blank: int) -> store.Table | None:
     return cached[1]
 
 
-def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], float] | None:
-    """The tiles pushed along the saved table from ``board`` to ``goal``, and the CPU time."""
+def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], Stats] | None:
+    """The tiles pushed along the saved table from ``board`` to ``goal``, and the time taken."""
     check_goal(goal)
     if board.size > MAX_CELLS:
         return None
@@ -257,14 +256,16 @@ def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], float] | None:
     board.require_solvable(goal)
     from .._kernels.bfs import walk_down
 
-    start = time.process_time()
+    clock = Clock(Limit())
     sp = space(board.height, board.width, blank)
     cells = np.array(board.tiles, dtype=np.int64)
     moves = np.zeros(64 * sp.size, dtype=np.int64)  # far above the diameter; stops a corrupt walk
     steps = walk_down(table.data, cells, blank, sp.size, sp.width, sp.fact_half, sp.popc, sp.nbr, moves)
     if steps < 0:
         raise TableFormatError(f"table file {table.path}: it does not lead from {board.tiles} to the goal")
-    return tuple(int(t) for t in moves[:steps]), time.process_time() - start
+    stats = Stats(expanded=int(steps), generated=int(steps) + 1)
+    clock.stamp(stats)
+    return tuple(int(t) for t in moves[:steps]), stats
 
 
 def table_distance(board: Board, goal: Goal = "standard") -> int | None:
@@ -278,8 +279,7 @@ def table_solve(board: Board, goal: Goal = "standard") -> Solution | None:
     walked = _walk(board, goal)
     if walked is None:
         return None
-    moves, seconds = walked
-    stats = Stats(expanded=len(moves), generated=len(moves) + 1, seconds=seconds)
+    moves, stats = walked
     return checked_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table")
 
 
