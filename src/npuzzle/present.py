@@ -105,7 +105,7 @@ def progress_text(progress: Progress) -> str:
     """
     rate = progress.nodes_per_second
     speed = f"{rate / 1e6:.1f} M" if rate >= 1e6 else f"{rate / 1e3:.0f} k"
-    return (f"searching: bound {progress.bound}, {progress.generated:,} nodes, {speed} nodes/s, "
+    return (f"searching: bound {progress.bound}, {count_text(progress.generated, 'node')}, {speed} nodes/s, "
             f"{_seconds(progress.wall_seconds)}")
 
 
