@@ -86,7 +86,7 @@ def test_bad_input_exit_1_with_message(capsys, argv, message):
 
 
 @pytest.mark.parametrize("argv", [["solve", "--shape", "3by3", "1"], ["frobnicate"], ["solve", "--timeout", "-1", "1"],
-                                  ["solve", "--method", "magic", "1"], []])
+                                  ["solve", "--method", "magic", "1"]])
 def test_usage_errors_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as e:
         main(argv)

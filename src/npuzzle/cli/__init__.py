@@ -3,7 +3,8 @@
 One module per command (``cmd_solve``, ``cmd_check``, ...), each a pair: ``add(subparsers)``
 declares its arguments, ``run(args) -> int`` runs it and prints what ``npuzzle.present`` makes.
 Options shared by several commands are declared once, in ``_options``. Exit codes: 0 done, 1 bad
-input or unsolvable, 2 usage, 3 limit reached without a solution, 130 interrupted.
+input or unsolvable, 2 usage, 3 limit reached without a solution, 130 interrupted. ``npuzzle``
+with no arguments prints the help, which lists the commands (exit status 0).
 
 Building the parser imports neither numpy nor numba: ``npuzzle --help`` starts at once; each
 command imports the solvers when it runs.
@@ -48,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="npuzzle",
         description="Solve sliding-tile puzzles (8-, 15-, 24-puzzle and every m x n board).",
-        epilog=NOTATION_HELP,
+        epilog=NOTATION_HELP + "\n'npuzzle' alone prints this help (exit status 0); "
+        "'npuzzle COMMAND --help' describes a command.\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"npuzzle {__version__}")
@@ -61,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        print(parser.format_help(), end="")
+        return EXIT_OK
     args = parser.parse_args(argv)
     _, run = _COMMANDS[args.command]
     warnings.showwarning = functools.partial(_show_warning, args.command)

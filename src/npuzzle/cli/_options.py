@@ -219,6 +219,11 @@ def add_json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object per position")
 
 
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="on a terminal, no notice of kernels being compiled and no live status line")
+
+
 def add_method(p: argparse.ArgumentParser, default: str, help: str | None = None) -> None:
     p.add_argument("--method", choices=METHODS, default=default, help=help)
 

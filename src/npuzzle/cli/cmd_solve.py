@@ -24,6 +24,7 @@ from ._options import (
     add_method,
     add_positions,
     add_pruning,
+    add_quiet,
     add_timeout,
     goal_of,
     positive_int,
@@ -31,14 +32,25 @@ from ._options import (
     size_arg,
     weight_arg,
 )
-from ._output import check_writable, writing
+from ._output import Live, check_writable, writing
 
 if TYPE_CHECKING:
     from ..board import Board, Goal
     from ..search.limits import Iteration, Solution
     from ._options import Subparsers
 
-EPILOG = NOTATION_HELP + """
+EPILOG = """examples:
+  npuzzle solve bc9e80df3412a756               a 4x4 board in Knuth's 16 hex digits
+  npuzzle solve "8 6 7/2 5 4/3 0 1"            a 3x3 board, rows joined by '/'
+  npuzzle solve -f boards.txt --json           a file, one position a line; JSON records
+  npuzzle solve 159d26ae37bf48c0 --timeout 60 --verbose
+                                               give up after a minute; show each iteration
+  npuzzle solve --method astar --weight 1.5 "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"
+                                               faster, at most 1.5 times the optimum
+  npuzzle scramble --shape 100x100 | npuzzle solve -f - --count-only
+                                               a 100x100 board in real time
+
+""" + NOTATION_HELP + """
 methods:
   auto      a saved BFS table if there is one; IDA* (optimal) up to 16 cells; real time beyond
   idastar   iterative-deepening A*: optimal, little memory (Korf 1985)
@@ -72,7 +84,10 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--max-nodes", type=positive_int, metavar="N",
                    help="stop a search after generating N nodes, exit status 3")
     p.add_argument("--max-memory", type=size_arg, metavar="SIZE",
-                   help="A*: stop cleanly before storing more than SIZE (e.g. 512M, 2G), exit status 3")
+                   help="A*: stop cleanly, exit status 3, before its node store (the positions it "
+                   "keeps, their hash table and open list) would grow beyond SIZE (e.g. 512M, 2G; "
+                   "default 2G or half the free memory). Not counted: the program itself (about "
+                   "200 MB) and the tables of the bound (pdb:7-8: 550 MB); IDA* stores no nodes")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--count-only", action="store_true",
                         help="real time: print only the number of moves and the report")
@@ -85,7 +100,8 @@ def add(sub: Subparsers) -> None:
                    "board (JSON: a 'steps' list of positions)")
     add_json(p)
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="report every iteration (threshold, nodes, CPU seconds) on stderr")
+                   help="report the first bound and every iteration (threshold, nodes, CPU seconds) on stderr")
+    add_quiet(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                 record["steps"] = present.steps_record(solution)
             print(json.dumps(record), flush=True)
         else:
-            print(present.solution_text(solution, report), flush=True)
+            print(present.solution_text(solution, report, limit), flush=True)
             if args.steps and solution.solved:
                 print(present.steps_text(solution), flush=True)
         if solution.status == INTERRUPTED:
@@ -144,10 +160,6 @@ def _check_moves_out(path: str, count: int) -> None:
     check_writable(path)
 
 
-def _print_iteration(iteration: Iteration, final: bool) -> None:
-    print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
-
-
 def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Board) -> Solution:
     from ..search import solve
 
@@ -158,15 +170,39 @@ def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Bo
     if args.steps and board.size > present.DRAWN_CELLS:
         raise NPuzzleError(f"--steps draws boards of at most {present.DRAWN_CELLS} cells, not "
                            f"{board.height}x{board.width}")
-    if args.verbose:
-        print(present.search_start_text(board, goal), file=sys.stderr, flush=True)
-    return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=goal,
-                 weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
-                 on_iteration=_print_iteration if args.verbose else None)
+    live = Live(args.quiet)
+
+    def print_iteration(iteration: Iteration, final: bool) -> None:
+        live.clear()
+        print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
+
+    with live.running():
+        if args.verbose:
+            print(_start_text(board, args, goal), file=sys.stderr, flush=True)
+        return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=goal,
+                     weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
+                     on_iteration=print_iteration if args.verbose else None, on_progress=live.callback())
+
+
+def _start_text(board: Board, args: argparse.Namespace, goal: Goal | Board) -> str:
+    """The verbose first line: the first bound and the heuristic that gives it (none in real time,
+    nor for a goal board)."""
+    from ..heuristics.registry import first_bound
+    from ..search import AUTO_OPTIMAL_CELLS
+
+    realtime = args.method == "realtime" or (args.method == "auto" and board.size > AUTO_OPTIMAL_CELLS)
+    if realtime or not isinstance(goal, str):
+        return present.search_start_text(board, goal)
+    return present.search_start_text(board, goal, *first_bound(board, goal, args.heuristic))
 
 
 def _solve_streaming(board: Board, args: argparse.Namespace) -> None:
     """Real time with --count-only or --moves-out: the moves never become a Python list."""
+    with Live(args.quiet).running():
+        _stream(board, args)
+
+
+def _stream(board: Board, args: argparse.Namespace) -> None:
     from ..search.realtime import streamed_report
 
     if args.count_only:
