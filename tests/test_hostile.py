@@ -255,7 +255,7 @@ def test_file_and_line_limits(capsys, tmp_path, monkeypatch):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\xff\xfe1 2 3 0\n")
     assert "not UTF-8 text" in fails(capsys, 1, "check", "--file", str(bad))
-    assert "Is a directory" in fails(capsys, 1, "check", "--file", str(tmp_path))
+    assert "is a folder, not a file of positions" in fails(capsys, 1, "check", "--file", str(tmp_path))
 
 
 def test_whole_numbers_read_as_before(capsys):

@@ -23,12 +23,16 @@ from typing import TYPE_CHECKING, Any
 from . import stats
 from .board import GOAL_TEXT_CELLS, Board, Goal, goal_text
 from .errors import quote_input
-from .notation import format_moves, format_position
+from .notation import Entry, format_moves, format_position
 from .search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
 
 if TYPE_CHECKING:
     from .search.limits import Iteration, Limit, Progress, Solution
     from .tables import TableInfo
+
+#: ``schema_version`` of every JSON record (``docs/json.md``): raised when a field changes its
+#: meaning or goes away, never for a new field.
+SCHEMA_VERSION = 1
 
 #: What each ``Solution.status`` of a search stopped early means (other statuses read as they are).
 STATUS_TEXT: dict[str, str] = {
@@ -250,10 +254,79 @@ def advice_text(solution: Solution) -> str:
     return "\n".join(lines)
 
 
-def solution_record(solution: Solution, report: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The JSON form of a solution: ``Solution.to_dict()``, plus ``report`` (from ``report_for``)
-    when there is one."""
-    return {**solution.to_dict(), **({"report": dict(report)} if report else {})}
+def solution_record(
+    solution: Solution, report: Mapping[str, Any] | None = None, entry: Entry | None = None
+) -> dict[str, Any]:
+    """The JSON form of a solution (``docs/json.md``): where it came from (``entry``), the
+    position's shape and tiles, ``Solution.to_dict()``, wall-clock and CPU seconds, and
+    ``report`` (from ``report_for``) when there is one."""
+    st = solution.stats
+    return {**_head(entry), **position_fields(solution.board), **solution.to_dict(),
+            "wall_seconds": round(st.wall_seconds, 6), "cpu_seconds": round(st.seconds, 6),
+            **({"report": dict(report)} if report else {})}
+
+
+def _head(entry: Entry | None) -> dict[str, Any]:
+    """What every record starts with: ``schema_version``, and where its position came from."""
+    return {"schema_version": SCHEMA_VERSION, **origin_fields(entry)}
+
+
+def origin_fields(entry: Entry | None) -> dict[str, Any]:
+    """Where a position came from: ``{"argument": 2}`` or ``{"file": "in.txt", "line": 3}``
+    (``"<stdin>"`` for standard input); nothing without an ``entry``."""
+    if entry is None:
+        return {}
+    if entry.source == "argument":
+        return {"argument": entry.number}
+    return {"file": entry.source, "line": entry.number}
+
+
+def position_fields(board: Board) -> dict[str, Any]:
+    """One form of a position, shared by every record: ``shape``, ``height``, ``width``, ``tiles``.
+
+    >>> position_fields(Board(2, 2, (1, 2, 0, 3)))
+    {'shape': '2x2', 'height': 2, 'width': 2, 'tiles': [1, 2, 0, 3]}
+    """
+    return {"shape": f"{board.height}x{board.width}", "height": board.height, "width": board.width,
+            "tiles": list(board.tiles)}
+
+
+#: The longest input excerpt an ``invalid`` record carries.
+INPUT_EXCERPT = 200
+
+
+def invalid_record(entry: Entry) -> dict[str, Any]:
+    """The record of an input that is no position: where it is, an excerpt, and why.
+
+    >>> from npuzzle.notation import argument_entries
+    >>> invalid_record(argument_entries(["1 2/2 0"])[0])["reason"]
+    "duplicate tile 2 in '1 2/2 0'"
+    """
+    text = entry.text if len(entry.text) <= INPUT_EXCERPT else entry.text[:INPUT_EXCERPT] + "..."
+    return {**_head(entry), "status": "invalid", "input": text, "reason": entry.error}
+
+
+def invalid_text(entry: Entry, name_place: bool = True) -> str:
+    """One line for an input that is no position, with its place (``in.txt:3: ...``) unless
+    ``name_place`` is off (a single argument)."""
+    return f"{entry.where}: {entry.error}" if name_place else str(entry.error)
+
+
+def unsolvable_record(board: Board, goal: Goal | Board, reason: str, entry: Entry | None = None) -> dict[str, Any]:
+    """The record of a position the goal cannot be reached from, and why."""
+    return {**_head(entry), "status": "unsolvable", **position_fields(board), "goal": goal_text(goal),
+            "reason": reason}
+
+
+def batch_summary_text(command: str, counts: Mapping[str, int], wall_seconds: float, cpu_seconds: float) -> str:
+    """The last line of a batch (on stderr): how many positions, by outcome, and the time.
+
+    >>> batch_summary_text("solve", {"solved": 9990, "invalid": 10}, 12.34, 11.9)
+    'npuzzle solve: 10,000 positions: 9,990 solved, 10 invalid in 12.3 s (11.9 s CPU)'
+    """
+    total = sum(counts.values())
+    parts = ", ".join(f"{n:,} {outcome}" for outcome, n in counts.items() if n)
+    return f"npuzzle {command}: {count_text(total, 'position')}: {parts} in {times_text(wall_seconds, cpu_seconds)}"
 
 
 def steps_text(solution: Solution) -> str:
@@ -308,22 +381,25 @@ def report_text(report: Mapping[str, Any], moves: bool = True) -> str:
     return line
 
 
-def report_record(report: Mapping[str, Any], method: str) -> dict[str, Any]:
+def report_record(report: Mapping[str, Any], method: str, entry: Entry | None = None) -> dict[str, Any]:
     """The JSON form of the figures of a real-time solution given without its moves (counted,
-    or written to a file): the report and the real-time ``method`` that made the moves."""
-    return {**report, "method": method}
+    or written to a file): where the position came from, the report and the real-time
+    ``method`` that made the moves."""
+    return {**_head(entry), "status": "solved", **report, "method": method}
 
 
 # -- check -------------------------------------------------------------------------------------
 
 
-def check_record(board: Board, goal: Goal | Board) -> dict[str, Any]:
-    """The JSON form of a position's check: shape, tiles, goal, whether the goal can be reached,
-    the Manhattan distance and both parities, and the ``reason`` when it cannot."""
+def check_record(board: Board, goal: Goal | Board, entry: Entry | None = None) -> dict[str, Any]:
+    """The JSON form of a position's check: where it came from (``entry``), its shape and tiles,
+    the goal, ``status`` (``solvable`` or ``unsolvable``, with the ``reason``), the Manhattan
+    distance and both parities."""
     reason = board.unsolvable_reason(goal)
     record: dict[str, Any] = {
-        "shape": f"{board.height}x{board.width}",
-        "tiles": list(board.tiles),
+        **_head(entry),
+        "status": "solvable" if reason is None else "unsolvable",
+        **position_fields(board),
         "goal": goal_text(goal),
         "solvable": reason is None,
         "manhattan": board.manhattan(goal),

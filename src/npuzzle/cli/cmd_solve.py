@@ -11,8 +11,8 @@ from .. import present
 from ..errors import NPuzzleError
 from ..search import REALTIME_METHODS
 from ..search.limits import INTERRUPTED, Limit
+from ._batch import Batch
 from ._options import (
-    EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
     EXIT_OK,
@@ -28,7 +28,7 @@ from ._options import (
     add_timeout,
     goal_of,
     positive_int,
-    read_boards,
+    read_entries,
     size_arg,
     weight_arg,
 )
@@ -36,6 +36,7 @@ from ._output import Live, check_writable, writing
 
 if TYPE_CHECKING:
     from ..board import Board, Goal
+    from ..notation import Entry
     from ..search.limits import Iteration, Solution
     from ._options import Subparsers
 
@@ -110,37 +111,46 @@ def run(args: argparse.Namespace) -> int:
         raise NPuzzleError("--count-only and --moves-out go with --method realtime")
     limit = Limit(timeout=args.timeout, max_nodes=args.max_nodes, max_memory=args.max_memory)
     goal = _goal(args, streaming)
-    boards = read_boards(args)
+    entries = read_entries(args)
     if args.moves_out not in (None, "-"):
-        _check_moves_out(args.moves_out, len(boards))
-    status = EXIT_OK
-    for i, board in enumerate(boards):
-        if i and not args.json:
-            print()
-        reason = board.unsolvable_reason(goal)
+        _check_moves_out(args.moves_out, len(entries))
+    batch = Batch("solve", entries, args.json, ("solved", "stopped", "unsolvable", "invalid"))
+    shown = False  # text mode: a blank line between two solutions
+    for entry in entries:
+        if entry.board is None:
+            batch.invalid(entry)
+            continue
+        reason = entry.board.unsolvable_reason(goal)
         if reason is not None:
-            print(f"npuzzle solve: {present.unsolvable_text(board, reason)}", file=sys.stderr)
-            status = max(status, EXIT_INPUT)
+            batch.unsolvable(entry, goal, reason)
             continue
+        if shown and not args.json:
+            print()
+        shown = True
         if streaming:
-            _solve_streaming(board, args)
+            _solve_streaming(entry, args)
+            batch.count("solved")
             continue
-        solution = _solve(board, args, limit, goal)
-        report = present.report_for(solution)
-        if args.json:
-            record = present.solution_record(solution, report)
-            if args.steps:
-                record["steps"] = present.steps_record(solution)
-            print(json.dumps(record), flush=True)
-        else:
-            print(present.solution_text(solution, report, limit), flush=True)
-            if args.steps and solution.solved:
-                print(present.steps_text(solution), flush=True)
+        solution = _solve(entry.board, args, limit, goal)
+        _show(solution, entry, args, limit)
         if solution.status == INTERRUPTED:
             return EXIT_INTERRUPTED
-        if not solution.solved:
-            status = max(status, EXIT_LIMIT)
-    return status
+        batch.count("solved" if solution.solved else "stopped", EXIT_OK if solution.solved else EXIT_LIMIT)
+    return batch.finish()
+
+
+def _show(solution: Solution, entry: Entry, args: argparse.Namespace, limit: Limit) -> None:
+    """A solution (or the bound a stopped search proved) as a record or as text, with --steps."""
+    report = present.report_for(solution)
+    if args.json:
+        record = present.solution_record(solution, report, entry)
+        if args.steps:
+            record["steps"] = present.steps_record(solution)
+        print(json.dumps(record), flush=True)
+    else:
+        print(present.solution_text(solution, report, limit), flush=True)
+        if args.steps and solution.solved:
+            print(present.steps_text(solution), flush=True)
 
 
 def _goal(args: argparse.Namespace, streaming: bool) -> Goal | Board:
@@ -196,15 +206,17 @@ def _start_text(board: Board, args: argparse.Namespace, goal: Goal | Board) -> s
     return present.search_start_text(board, goal, *first_bound(board, goal, args.heuristic))
 
 
-def _solve_streaming(board: Board, args: argparse.Namespace) -> None:
+def _solve_streaming(entry: Entry, args: argparse.Namespace) -> None:
     """Real time with --count-only or --moves-out: the moves never become a Python list."""
     with Live(args.quiet).running():
-        _stream(board, args)
+        _stream(entry, args)
 
 
-def _stream(board: Board, args: argparse.Namespace) -> None:
+def _stream(entry: Entry, args: argparse.Namespace) -> None:
     from ..search.realtime import streamed_report
 
+    board = entry.board
+    assert board is not None
     if args.count_only:
         report = streamed_report(board, goal=args.goal, method=args.realtime_method)
     elif args.moves_out == "-":
@@ -217,7 +229,7 @@ def _stream(board: Board, args: argparse.Namespace) -> None:
             report = streamed_report(board, out, goal=args.goal, method=args.realtime_method)
     to_stderr = args.moves_out == "-"
     if args.json:
-        print(json.dumps(present.report_record(report, args.realtime_method)),
+        print(json.dumps(present.report_record(report, args.realtime_method, entry)),
               file=sys.stderr if to_stderr else sys.stdout, flush=True)
     else:
         print(present.report_text(report), file=sys.stderr if to_stderr else sys.stdout, flush=True)

@@ -139,6 +139,22 @@ class Solution:
     def solved(self) -> bool:
         return self.status == SOLVED
 
+    @property
+    def initial_lower_bound(self) -> int:
+        """The bound the search started from: IDA*'s first threshold, A*'s first bound; the
+        length read off a distance table; the Manhattan distance in real time.
+
+        >>> from npuzzle import solve
+        >>> s = solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="lc")
+        >>> s.initial_lower_bound, s.lower_bound
+        (23, 31)
+        """
+        if self.stats.iterations:
+            return self.stats.iterations[0].threshold
+        if self.method == "bfs-table":
+            return self.lower_bound
+        return self.board.manhattan(self.goal)
+
     def __repr__(self) -> str:
         """Short: shape, goal, outcome, method and heuristic.
 
@@ -192,6 +208,7 @@ class Solution:
             "length": self.length,
             "optimal": self.optimal,
             "status": self.status,
+            "initial_lower_bound": self.initial_lower_bound,
             "lower_bound": self.lower_bound,
             "method": self.method,
             "heuristic": self.heuristic,
@@ -235,7 +252,7 @@ def checked_solution(
     letters = replayed_letters(board, moves, goal)
     return Solution(
         board, goal, moves, letters, len(moves), optimal, SOLVED,
-        len(moves) if optimal else 0, stats, method, heuristic, note,
+        len(moves) if optimal else board.manhattan(goal), stats, method, heuristic, note,
     )
 
 
