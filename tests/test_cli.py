@@ -40,7 +40,8 @@ def test_solve_json_on_many_shapes(capsys, goal, position, shape):
     status, out, err = run(capsys, *argv)
     board = parse_position(position, parse_shape(shape) if shape else None)
     if not board.is_solvable(goal):
-        assert status == 1 and "unsolvable" in err
+        record = json.loads(out)
+        assert status == 1 and record["status"] == "unsolvable" and "unsolvable" in record["reason"]
         return
     data = json.loads(out)
     assert status == 0 and set(data) >= JSON_FIELDS and data["status"] == "solved" and data["optimal"]

@@ -20,8 +20,9 @@ from npuzzle.notation import parse_position
 from npuzzle.search.limits import Iteration, Limit, Progress, Stats, checked_solution, unfinished
 from npuzzle.tables import TableInfo, TableKey
 
-JSON_FIELDS = {"board", "goal", "moves", "letters", "length", "optimal", "status", "lower_bound",
-               "method", "heuristic", "stats"}
+JSON_FIELDS = {"schema_version", "shape", "height", "width", "tiles", "board", "goal", "moves", "letters",
+               "length", "optimal", "status", "initial_lower_bound", "lower_bound", "method", "heuristic", "stats",
+               "wall_seconds", "cpu_seconds"}
 
 
 def stats(generated: int, seconds: float = 0.0125) -> Stats:
@@ -255,7 +256,10 @@ def test_report_text_and_record():
     assert present.report_text({**report, "moves": 0, "moves_per_manhattan": None}).startswith(
         "0 moves; 2.1781 n^3; 0.000 x the Manhattan")
     record = present.report_record(report, "greedy")
-    assert list(record) == [*report, "method"] and record["method"] == "greedy" and "method" not in report
+    assert list(record) == ["schema_version", "status", "shape", "length", "lower_bound", *report, "method"]
+    assert (record["method"], record["shape"], record["length"], record["lower_bound"]) == (
+        "realtime-greedy", "12x9", 2470, 722)
+    assert record["schema_version"] == 1 and record["status"] == "solved" and "method" not in report
 
 
 def test_verbose_lines():
@@ -272,8 +276,9 @@ def test_verbose_lines():
 def test_check_record_and_text():
     board = parse_position("1 2 3/4 5 6/8 7 0")
     record = present.check_record(board, "standard")
-    assert list(record) == ["shape", "tiles", "goal", "solvable", "manhattan", "permutation_parity",
-                            "blank_distance", "reason"]
+    assert list(record) == ["schema_version", "status", "shape", "height", "width", "tiles", "goal", "solvable",
+                            "manhattan", "permutation_parity", "blank_distance", "reason"]
+    assert record["status"] == "unsolvable" and (record["height"], record["width"]) == (3, 3)
     assert record["solvable"] is False and record["permutation_parity"] == "odd" and record["blank_distance"] == 0
     assert record["reason"] == board.unsolvable_reason("standard")
     assert present.check_text(board, record).splitlines() == [

@@ -382,10 +382,13 @@ def report_text(report: Mapping[str, Any], moves: bool = True) -> str:
 
 
 def report_record(report: Mapping[str, Any], method: str, entry: Entry | None = None) -> dict[str, Any]:
-    """The JSON form of the figures of a real-time solution given without its moves (counted,
-    or written to a file): where the position came from, the report and the real-time
-    ``method`` that made the moves."""
-    return {**_head(entry), "status": "solved", **report, "method": method}
+    """The JSON form of a real-time solution given without its moves (counted, or written to a
+    file): where the position came from, its shape (not its tiles: such boards can be huge), the
+    length and the lower bound (the Manhattan distance), the report's figures, and the method
+    (``realtime-greedy`` or ``realtime-parberry``, as in a solution's record)."""
+    shape = {"shape": f"{report['height']}x{report['width']}"} if "height" in report else {}
+    return {**_head(entry), "status": "solved", **shape, "length": report["moves"],
+            "lower_bound": report["manhattan"], **report, "method": f"realtime-{method}"}
 
 
 # -- check -------------------------------------------------------------------------------------
