@@ -183,6 +183,13 @@ def test_no_position_on_a_terminal_says_how_to_give_one():
     assert "no position given: pass POSITION arguments or --file FILE, or pipe positions" in result.stderr
 
 
+def test_positions_on_both_sides_of_an_option(capsys):
+    assert main(["check", "--json", "1 2 3/4 5 6/7 0 8", "--goal", "standard", "1 2 3/4 5 6/0 7 8"]) == 0
+    assert [r["argument"] for r in records(capsys.readouterr().out)] == [1, 2]
+    with pytest.raises(SystemExit):
+        main(["check", "1 2 3/4 5 6/7 0 8", "--goal", "standard", "--no-such-option"])
+
+
 def test_unquoted_rows_are_one_position(capsys):
     assert main(["solve", "8", "6", "7/2", "5", "4/3", "0", "1"]) == 0
     assert "Solution: 31 moves, optimal" in capsys.readouterr().out

@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (sys.argv[1:] if argv is None else argv):
         print(parser.format_help(), end="")
         return EXIT_OK
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     _, run = _COMMANDS[args.command]
     warnings.showwarning = functools.partial(_show_warning, args.command)
     try:
@@ -86,6 +86,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"npuzzle {args.command}: {stdout_failed(e)}", file=sys.stderr)
         return EXIT_INPUT
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; positions given on both sides of an option (``solve A --json B``) are all
+    taken (argparse alone stops collecting them at the first option)."""
+    args, extra = parser.parse_known_args(argv)
+    if extra and isinstance(getattr(args, "positions", None), list) and not any(
+            e.startswith("-") and e != "-" for e in extra):
+        args.positions += extra
+        return args
+    return parser.parse_args(argv)  # the usage error for what is left over
 
 
 def _show_warning(command: str, message: Warning | str, category: type[Warning], filename: str, lineno: int,
