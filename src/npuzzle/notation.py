@@ -172,21 +172,7 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
             if rows_text and len(rows_text) > 1:
                 raise _fail("empty row", text)
             continue
-        row = []
-        for token in _NUMBER_SEPARATORS.split(row_text):
-            if not token:
-                continue
-            if token in _BLANKS:
-                row.append(0)
-                continue
-            if not token.isdigit() or not token.isascii():
-                bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
-                where = f" in {quote_input(token, 24)}" if len(token) > 1 and token != text.strip() else ""
-                raise _fail(f"bad character {bad!r}{where} (tiles are whole numbers, 0 or _ = blank)", text)
-            if _too_big(token):
-                raise _fail(f"tile {quote_input(token, 24)} is out of range", text)
-            row.append(_number(token))
-        rows.append(row)
+        rows.append(_row(row_text, text))
     if not rows:
         raise _fail("empty position: nothing to read", text)
     numbers = [n for row in rows for n in row]
@@ -221,6 +207,25 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
     if h < 2 or w < 2:
         raise _fail(f"a {h}x{w} board is too small: it needs at least 2 rows and 2 columns", text)
     return _board_from_numbers(numbers, h, w, text)
+
+
+def _row(row_text: str, text: str) -> list[int]:
+    """The tiles of one row (``_`` and ``.`` read as 0); ``text`` is the whole input, for messages."""
+    row = []
+    for token in _NUMBER_SEPARATORS.split(row_text):
+        if not token:
+            continue
+        if token in _BLANKS:
+            row.append(0)
+            continue
+        if not token.isdigit() or not token.isascii():
+            bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
+            where = f" in {quote_input(token, 24)}" if len(token) > 1 and token != text.strip() else ""
+            raise _fail(f"bad character {bad!r}{where} (tiles are whole numbers, 0 or _ = blank)", text)
+        if _too_big(token):
+            raise _fail(f"tile {quote_input(token, 24)} is out of range", text)
+        row.append(_number(token))
+    return row
 
 
 def _board_from_numbers(numbers: list[int], h: int, w: int, text: str) -> Board:

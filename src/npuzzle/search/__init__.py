@@ -74,15 +74,7 @@ def solve(
                 realtime_method=realtime_method, on_iteration=on_iteration, pruning=pruning,
                 on_progress=on_progress))
         goal = named
-    check_goal(goal)
-    if method != "auto":
-        registered(method)
-    if heuristic != "auto":
-        from ..heuristics.registry import parse
-
-        heuristic = parse(heuristic).name
-    request = Request(goal, heuristic, limit, weight, check_realtime_method(realtime_method),
-                      check_pruning(pruning), on_iteration, on_progress)
+    request = _request(method, heuristic, limit, goal, weight, realtime_method, on_iteration, pruning, on_progress)
     board.require_solvable(goal)
     _check_options(method, request)
     if method == "auto":
@@ -93,6 +85,22 @@ def solve(
             return answer
         method = _auto_method(board, request)
     return registered(method).load()(board, request)
+
+
+def _request(
+    method: str, heuristic: str, limit: Limit | None, goal: Goal, weight: float, realtime_method: str,
+    on_iteration: IterationCallback | None, pruning: str, on_progress: ProgressCallback | None,
+) -> Request:
+    """``solve``'s options checked once (the goal, the method's and the heuristic's names, ...)."""
+    check_goal(goal)
+    if method != "auto":
+        registered(method)
+    if heuristic != "auto":
+        from ..heuristics.registry import parse
+
+        heuristic = parse(heuristic).name
+    return Request(goal, heuristic, limit, weight, check_realtime_method(realtime_method),
+                   check_pruning(pruning), on_iteration, on_progress)
 
 
 def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board = "standard") -> int:
