@@ -211,3 +211,53 @@ def test_format_then_parse_for_every_notation():
     board = Board(3, 4, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11))
     for notation in NOTATIONS:
         assert parse_position(format_position(board, notation), (3, 4)) == board
+
+
+# -- --json on the other commands -----------------------------------------------------------------
+
+
+def test_scramble_json_is_reproducible_and_reads_back(capsys):
+    argv = ["scramble", "--shape", "3x2", "--count", "3", "--seed", "11", "--json", "--notation", "grid"]
+    assert main(argv) == 0
+    recs = records(capsys.readouterr().out)
+    assert main(argv) == 0 and records(capsys.readouterr().out) == recs
+    assert [r["index"] for r in recs] == [1, 2, 3] and all(r["seed"] == 11 and r["record"] == "scramble" for r in recs)
+    for r in recs:
+        board = Board(3, 2, tuple(r["tiles"]))
+        assert r["schema_version"] == 1 and npuzzle.parse(r["position"]) == board and board.is_solvable()
+    assert main(["scramble", "--shape", "3x2", "--count", "3", "--seed", "11"]) == 0
+    assert capsys.readouterr().out.splitlines() == [npuzzle.format(Board(3, 2, tuple(r["tiles"]))) for r in recs]
+
+
+def test_stats_json(capsys, known):
+    assert main(["stats", "bfs", "2x4", "--json"]) == 0
+    (rec,) = records(capsys.readouterr().out)
+    assert (rec["record"], rec["shape"], rec["label"], rec["positions"]) == ("distribution", "2x4", "2x4_corner", 20160)
+    assert (rec["positions"], rec["counts"]) == tuple(known["2x4_corner"]) and rec["max_distance"] == 36 and rec["mean"] == 22.677579
+    assert main(["stats", "happy", "--shape", "2x3", "--json"]) == 0
+    (happy,) = records(capsys.readouterr().out)
+    assert happy["record"] == "happy" and happy["positions"] == sum(happy["counts"]) and happy["knuth_agrees"] is None
+    assert main(["stats", "sample", "--shape", "3x2", "--count", "4", "--seed", "2", "--json"]) == 0
+    (sample,) = records(capsys.readouterr().out)
+    assert sample["count"] == len(sample["lengths"]) == 4 and sample["min"] == min(sample["lengths"])
+    assert sum(sample["histogram"]) == 4 and sample["schema_version"] == 1
+
+
+def test_tables_list_json(capsys):
+    assert main(["stats", "bfs", "2x3", "--save"]) == 0
+    capsys.readouterr()
+    assert main(["tables", "list", "--json"]) == 0
+    recs = records(capsys.readouterr().out)
+    bfs = [r for r in recs if r["kind"] == "bfs" and r["shape"] == "2x3"]
+    assert len(bfs) == 1 and bfs[0]["internal"] is True and bfs[0]["state"] == "ok" and bfs[0]["record"] == "table"
+    assert all(r["schema_version"] == 1 for r in recs)
+
+
+def test_bench_json(capsys):
+    assert main(["bench", "korf100", "--ids", "1-2", "--heuristic", "lc", "--json"]) == 0
+    *rows, total = records(capsys.readouterr().out)
+    assert [(r["record"], r["id"], r["optimum"], r["length_ok"]) for r in rows] == [
+        ("bench-instance", 1, 57, True), ("bench-instance", 2, 55, True)]
+    assert rows[0]["solution"]["length"] == 57 and rows[0]["solution"]["goal"] == "blank-first"
+    assert total["record"] == "bench-summary" and total["instances"] == 2 and total["lengths_ok"] == 2
+    assert total["generated"] == sum(r["solution"]["stats"]["generated"] for r in rows)

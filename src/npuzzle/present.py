@@ -438,6 +438,81 @@ def positions_text(boards: Sequence[Board], notation: str = "rows") -> str:
 # -- statistics --------------------------------------------------------------------------------
 
 
+def scramble_record(board: Board, index: int, seed: int | None, goal: Goal, notation: str = "rows") -> dict[str, Any]:
+    """One scrambled position as JSON: its 1-based ``index`` in the output, the ``seed``, the
+    position's fields, the goal it is solvable for, and the position written in ``notation``.
+
+    >>> scramble_record(Board(2, 2, (1, 2, 0, 3)), 1, 7, "standard")["position"]
+    '1 2/0 3'
+    """
+    return {"schema_version": SCHEMA_VERSION, "record": "scramble", "index": index, "seed": seed,
+            **position_fields(board), "goal": goal, "position": format_position(board, notation)}
+
+
+def _distribution_fields(counts: Sequence[int]) -> dict[str, Any]:
+    total = sum(counts)
+    return {"positions": total, "max_distance": len(counts) - 1,
+            "mean": round(sum(d * c for d, c in enumerate(counts)) / total, 6) if total else 0.0,
+            "counts": list(counts)}
+
+
+def distribution_record(height: int, width: int, label: str, counts: Sequence[int], goal_name: str) -> dict[str, Any]:
+    """A full BFS as JSON: the board's shape, the goal, its ``known_counts.txt`` label, and the
+    number of positions at each distance (``counts[d]``) with their total, largest distance and mean.
+
+    >>> distribution_record(2, 2, "2x2_corner", [1, 2, 2, 2, 2, 2, 1], "standard")["mean"]
+    3.0
+    """
+    return {"schema_version": SCHEMA_VERSION, "record": "distribution", "shape": f"{height}x{width}",
+            "height": height, "width": width, "goal": goal_name, "label": label, **_distribution_fields(counts)}
+
+
+def happy_record(height: int, width: int, goal: Goal, counts: Sequence[int]) -> dict[str, Any]:
+    """The happy-move count as JSON: positions by distance (the goal at 0), their total, and on
+    Knuth's board whether his published count is matched (``knuth_agrees``, else null)."""
+    from . import knuth
+
+    return {"schema_version": SCHEMA_VERSION, "record": "happy", "shape": f"{height}x{width}", "height": height,
+            "width": width, "goal": goal, **_distribution_fields(counts),
+            "knuth_agrees": knuth.happy_count_agrees(height, width, goal, counts)}
+
+
+def sample_record(height: int, width: int, goal: Goal, seed: int | None, lengths: Sequence[int]) -> dict[str, Any]:
+    """A random sample's optimal lengths as JSON, in the order solved, with their histogram."""
+    return {"schema_version": SCHEMA_VERSION, "record": "sample", "shape": f"{height}x{width}", "height": height,
+            "width": width, "goal": goal, "seed": seed, "count": len(lengths), "lengths": list(lengths),
+            "mean": round(sum(lengths) / len(lengths), 6), "min": min(lengths), "max": max(lengths),
+            "histogram": stats.histogram(lengths)}
+
+
+def table_record(info: TableInfo) -> dict[str, Any]:
+    """A stored table as a JSON record of ``tables list --json`` (see ``table_info_record``)."""
+    return {"schema_version": SCHEMA_VERSION, "record": "table", **table_info_record(info)}
+
+
+def bench_record(set_name: str, instance_id: int, optimum: int, solution: Solution,
+                 korf_nodes: int | None, nodes_ok: bool | None) -> dict[str, Any]:
+    """One benchmark instance as JSON: the set and id, the published optimum, whether the length
+    equals it, the solution's record, and Korf's node count with the comparison where it applies."""
+    return {"schema_version": SCHEMA_VERSION, "record": "bench-instance", "set": set_name, "id": instance_id,
+            "optimum": optimum, "length_ok": solution.solved and solution.length == optimum,
+            "korf_nodes": korf_nodes, "nodes_ok": nodes_ok,
+            "solution": {k: v for k, v in solution_record(solution).items() if k != "schema_version"}}
+
+
+def bench_total_record(
+    set_name: str, solutions: Sequence[Solution], lengths_ok: int, nodes_ok: int | None
+) -> dict[str, Any]:
+    """The total of a benchmark run as JSON: instances, nodes, CPU and wall seconds, and how many
+    lengths (and node counts, where compared) equal the published ones."""
+    return {"schema_version": SCHEMA_VERSION, "record": "bench-summary", "set": set_name,
+            "instances": len(solutions), "generated": sum(s.stats.generated for s in solutions),
+            "expanded": sum(s.stats.expanded for s in solutions),
+            "cpu_seconds": round(sum(s.stats.seconds for s in solutions), 6),
+            "wall_seconds": round(sum(s.stats.wall_seconds for s in solutions), 6),
+            "lengths_ok": lengths_ok, "nodes_ok": nodes_ok}
+
+
 def distribution_text(label: str, counts: Sequence[int], goal_name: str, table: bool = False) -> str:
     """A full BFS's distribution: the ``dist`` line of ``known_counts.txt``, a summary naming the
     goal, and with ``table`` one line per distance."""

@@ -230,8 +230,9 @@ def add_positions(p: argparse.ArgumentParser) -> None:
     add_goal(p)
 
 
-def add_json(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print one JSON object per position")
+def add_json(p: argparse.ArgumentParser, help: str = "print one JSON record per input, in order "
+             "(docs/json.md)") -> None:
+    p.add_argument("--json", action="store_true", help=help)
 
 
 def add_quiet(p: argparse.ArgumentParser) -> None:
