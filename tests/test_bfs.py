@@ -265,7 +265,7 @@ def test_cli_stats_bfs_prints_the_known_line(capsys, known):
 def test_cli_stats_bfs_save_then_solve_from_table(capsys, store):
     assert main(["stats", "bfs", "2x4", "--save", "--table"]) == 0
     out = capsys.readouterr().out
-    assert "max distance 36 (1 positions), mean 22.677579" in out
+    assert "max distance 36 (1 position), mean 22.677579" in out
     tiles = (0, 7, 6, 5, 4, 3, 2, 1)
     assert bfs.table_distance(Board(2, 4, tiles)) == naive_distances(2, 4, Board.goal(2, 4))[tiles]
     assert main(["tables", "list"]) == 0

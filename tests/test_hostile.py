@@ -245,6 +245,7 @@ def test_file_and_line_limits(capsys, tmp_path, monkeypatch):
     good = tmp_path / "good.txt"
     good.write_text("1 2 3/4 5 6/7 0 8\n" * 5 + "# a comment\n")
     assert main(["check", "--file", str(good)]) == 0
+    assert "5 positions: 5 solvable" in capsys.readouterr().err
     long_line = tmp_path / "long.txt"
     long_line.write_text("1 2 3/4 5 6/7 0 8\n" + "1 2 3/4 5 6/7 0 8 " * 3 + "\n")
     assert fails(capsys, 1, "check", "--file", str(long_line)).endswith(
@@ -255,7 +256,7 @@ def test_file_and_line_limits(capsys, tmp_path, monkeypatch):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\xff\xfe1 2 3 0\n")
     assert "not UTF-8 text" in fails(capsys, 1, "check", "--file", str(bad))
-    assert "Is a directory" in fails(capsys, 1, "check", "--file", str(tmp_path))
+    assert "is a folder, not a file of positions" in fails(capsys, 1, "check", "--file", str(tmp_path))
 
 
 def test_whole_numbers_read_as_before(capsys):

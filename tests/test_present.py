@@ -17,15 +17,16 @@ import pytest
 
 from npuzzle import Board, present
 from npuzzle.notation import parse_position
-from npuzzle.search.limits import Iteration, Stats, checked_solution, unfinished
+from npuzzle.search.limits import Iteration, Limit, Progress, Stats, checked_solution, unfinished
 from npuzzle.tables import TableInfo, TableKey
 
-JSON_FIELDS = {"board", "goal", "moves", "letters", "length", "optimal", "status", "lower_bound",
-               "method", "heuristic", "stats"}
+JSON_FIELDS = {"schema_version", "shape", "height", "width", "tiles", "board", "goal", "moves", "letters",
+               "length", "optimal", "status", "initial_lower_bound", "lower_bound", "method", "heuristic", "stats",
+               "wall_seconds", "cpu_seconds"}
 
 
 def stats(generated: int, seconds: float = 0.0125) -> Stats:
-    return Stats(expanded=generated // 2, generated=generated, seconds=seconds,
+    return Stats(expanded=generated // 2, generated=generated, seconds=seconds, wall_seconds=seconds * 1.2,
                  iterations=[Iteration(threshold=3, generated=generated, expanded=generated // 2, seconds=seconds)])
 
 
@@ -38,7 +39,7 @@ def test_solution_text_3x3():
         "  1 2 3\n"
         "  4 5 6\n"
         "  _ 7 8\n"
-        "Solution: 2 moves, optimal (idastar, wd+id; 5 nodes generated, 0.013 s CPU)\n"
+        "Solution: 2 moves, optimal (idastar, wd+id; 5 nodes generated, 0.015 s (0.013 s CPU))\n"
         "  tiles pushed: 78\n"
         "  letters:      LL"
     )
@@ -54,7 +55,7 @@ def test_solution_text_2x3_blank_first_with_note():
         "2x3 board, goal blank-first:",
         "  1 2 3",
         "  4 _ 5",
-        "Solution: 14 moves, optimal (idastar, wd+id; 101 nodes generated, 0.013 s CPU)",
+        "Solution: 14 moves, optimal (idastar, wd+id; 101 nodes generated, 0.015 s (0.013 s CPU))",
         "  a stronger bound: npuzzle tables build pdb:3-2",
         "  tiles pushed: 41235432134521",
         "  letters:      RDLLURDRULLDRR",
@@ -68,7 +69,8 @@ def test_solution_text_3x2_not_optimal_and_already_solved():
                                 heuristic="lc")
     lines = present.solution_text(solution).splitlines()
     assert lines[:4] == ["3x2 board, goal standard:", "  2 1", "  _ 3", "  4 5"]
-    assert lines[4] == "Solution: 20 moves, not proven optimal (astar, lc; 393 nodes generated, 1.500 s CPU)"
+    assert lines[4] == ("Solution: 20 moves, not proven optimal (astar, lc; 393 nodes generated, "
+                        "1.800 s (1.500 s CPU))")
     assert lines[5:] == ["  tiles pushed: 21324523143253412435", "  letters:      DLURULDDRULURDDLURUL"]
     goal = Board.goal(3, 2)
     done = checked_solution(goal, "standard", (), optimal=True, stats=stats(1), method="idastar", heuristic="lc")
@@ -82,8 +84,8 @@ def test_unfinished_solution_says_which_limit_and_the_bound():
                           heuristic="wd+id")
     lines = present.solution_text(solution).splitlines()
     assert lines[1:5] == ["   1  5  9 13", "   2  6 10 14", "   3  7 11 15", "   4  8 12  _"]
-    assert lines[5:] == ["No solution: the node limit was reached; every solution has at least 52 moves "
-                         "(idastar, wd+id; 50,000 nodes generated, 0.500 s CPU)"]
+    assert lines[5:] == ["Stopped at the node limit before finding a solution; every solution has at least 52 moves "
+                         "(idastar, wd+id; 50,000 nodes generated, 0.600 s (0.500 s CPU))"]
     assert "tiles pushed" not in present.solution_text(solution)
 
 
@@ -95,7 +97,94 @@ def test_status_text(status, text):
     assert present.status_text(status) == text
     board = parse_position("1 2 3/4 5 6/0 7 8")
     solution = unfinished(board, "standard", status, 2, stats=stats(9), method="astar", heuristic="lc")
-    assert f"No solution: {text}; every solution has at least 2 moves" in present.solution_text(solution)
+    assert "every solution has at least 2 moves" in present.solution_text(solution)
+
+
+@pytest.mark.parametrize("status, limit, head", [
+    ("timeout", Limit(timeout=10), "Stopped at the time limit (10 s)"),
+    ("timeout", Limit(timeout=2.5), "Stopped at the time limit (2.5 s)"),
+    ("timeout", None, "Stopped at the time limit"),
+    ("node-limit", Limit(max_nodes=1_000_000), "Stopped at the node limit (1,000,000 nodes)"),
+    ("node-limit", Limit(max_nodes=1), "Stopped at the node limit (1 node)"),
+    ("memory-limit", Limit(max_memory=512 << 20), "Stopped at the memory limit (512 MiB)"),
+    ("interrupted", None, "Interrupted (Ctrl-C)"),
+])
+def test_stopped_text_names_the_limit_and_the_bound(status, limit, head):
+    board = parse_position("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1")
+    solution = unfinished(board, "standard", status, 64, stats=stats(9), method="idastar", heuristic="lc")
+    line = present.solution_text(solution, limit=limit).splitlines()[5]
+    assert line.startswith(f"{head} before finding a solution; every solution has at least 64 moves (")
+    assert "No solution" not in line
+
+
+def test_one_move_and_one_node_are_singular():
+    board = parse_position("1 2 3/4 5 6/7 0 8")
+    solution = checked_solution(board, "standard", (8,), optimal=True, stats=stats(1), method="idastar",
+                                heuristic="lc")
+    assert "Solution: 1 move, optimal (idastar, lc; 1 node generated, " in present.solution_text(solution)
+    assert present.count_text(1, "table") == "1 table" and present.count_text(2, "table") == "2 tables"
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    """An empty table store: no pattern database is built."""
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def slow(board: Board, seconds: float, heuristic: str = "wd+id", method: str = "idastar"):
+    """A stopped search of ``board`` that took ``seconds`` of CPU (no search is run)."""
+    return unfinished(board, "standard", "timeout", 60, stats=stats(10**9, seconds), method=method,
+                      heuristic=heuristic)
+
+
+HARD = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"
+
+
+def test_advice_after_a_slow_4x4_search_names_the_cheapest_table_first(data_dir):
+    advice = present.advice_text(slow(parse_position(HARD), 12.5)).splitlines()
+    assert advice[0] == "  that took 12.5 s of CPU; a stronger bound makes such searches faster:"
+    assert advice[1].startswith("    npuzzle tables build pdb:6-6-3 --shape 4x4 --goal standard  (about 5 s; ")
+    assert "11 MiB on disk" in advice[1] and "of memory while it builds" in advice[1]
+    assert advice[2].startswith("    npuzzle tables build pdb:7-8 --shape 4x4 --goal standard  (a few minutes; ")
+    assert "550 MiB on disk, 2.47 GiB of memory" in advice[2]
+    assert len(advice) == 3
+    assert advice[0] in present.solution_text(slow(parse_position(HARD), 12.5)).splitlines()
+
+
+def test_advice_with_6_6_3_in_use_names_only_7_8(data_dir):
+    advice = present.advice_text(slow(parse_position(HARD), 5.0, "pdb:6-6-3+wd")).splitlines()
+    assert len(advice) == 2 and "pdb:7-8" in advice[1]
+    assert present.advice_text(slow(parse_position(HARD), 5.0, "pdb:7-8")) == ""
+
+
+@pytest.mark.parametrize("seconds", [0.001, 0.5, 1.0])
+def test_no_advice_after_a_quick_search(data_dir, seconds):
+    assert present.advice_text(slow(parse_position(HARD), seconds)) == ""
+    assert "tables build" not in present.solution_text(slow(parse_position(HARD), seconds))
+
+
+@pytest.mark.parametrize("position", ["8 6 7/2 5 4/3 0 1", "1 2 3 4/5 6 7 8/9 10 0 11", "1 2 3/4 0 5",
+                                      "1 2/3 4/5 0", "1 2 3 4 5 6/7 8 9 10 11 0"])
+def test_no_advice_on_boards_bfs_tables_cover(data_dir, position):
+    assert present.advice_text(slow(parse_position(position), 30.0)) == ""
+
+
+def test_no_advice_on_solved_boards_nor_real_time(data_dir):
+    solved = checked_solution(Board.goal(4, 4), "standard", (), optimal=True, stats=stats(1, 3.0),
+                              method="idastar", heuristic="manhattan")
+    assert present.advice_text(solved) == ""
+    assert present.advice_text(slow(parse_position(HARD), 30.0, "none", "realtime-greedy")) == ""
+    assert present.advice_text(slow(parse_position("1 2 3 4 5/6 7 8 9 10/11 12 13 14 0"), 30.0)) == ""
+
+
+def test_times_and_progress_texts():
+    assert present.times_text(0.0123, 0.011) == "0.012 s (0.011 s CPU)"
+    assert present.times_text(3725.0, 3700.0) == "1 h 02 min (1 h 01 min CPU)"
+    text = present.progress_text(Progress(bound=64, generated=5_000_000, wall_seconds=2.0, cpu_seconds=1.9))
+    assert text == "searching: bound 64, 5,000,000 nodes, 2.5 M nodes/s, 2.000 s"
+    assert "k nodes/s" in present.progress_text(Progress(40, 1000, 1.0, 1.0))
+    assert "warmup" in present.compile_notice_text()
 
 
 def test_solution_record_fields():
@@ -108,7 +197,7 @@ def test_solution_record_fields():
     assert record["board"] == {"height": 3, "width": 2, "tiles": [2, 1, 0, 3, 4, 5]}
     assert record["moves"] == list(moves) and record["letters"] == "DLURULDDRULURDDLURUL"
     assert (record["length"], record["lower_bound"], record["optimal"], record["status"]) == (20, 20, True, "solved")
-    assert record["stats"] == {"expanded": 196, "generated": 393, "seconds": 0.0125,
+    assert record["stats"] == {"expanded": 196, "generated": 393, "seconds": 0.0125, "wall_seconds": 0.015,
                                "iterations": [{"threshold": 3, "generated": 393, "expanded": 196, "seconds": 0.0125}]}
     stopped = unfinished(board, "blank-first", "timeout", 7, stats=stats(10), method="idastar", heuristic="lc",
                          note="why")
@@ -120,15 +209,15 @@ def test_solution_record_fields():
 
 def test_realtime_solution_with_its_report():
     board = parse_position("1 2 3/4 5 6/7 0 8")
-    solution = checked_solution(board, "standard", (8,), optimal=False, stats=Stats(1, 1, 0.002),
+    solution = checked_solution(board, "standard", (8,), optimal=False, stats=Stats(1, 1, 0.002, wall_seconds=0.003),
                                 method="realtime-greedy", heuristic="none")
     report = present.report_for(solution)
     assert report is not None and report["moves"] == 1 and report["wasted"] == 0
     assert present.solution_text(solution, report).splitlines()[4:] == [
-        "Solution: 1 moves, not proven optimal (realtime-greedy; 0.002 s CPU)",
+        "Solution: 1 move, not proven optimal (realtime-greedy; 0.003 s (0.002 s CPU))",
         "  tiles pushed: 8",
         "  letters:      L",
-        "1 moves; 0.0370 n^3; 1.000 x the Manhattan distance 1; 0 wasted (raise the Manhattan distance); "
+        "  0.0370 n^3; 1.000 x the Manhattan distance 1; 0 wasted (raise the Manhattan distance); "
         "Parberry's bound 34",
     ]
     assert present.solution_record(solution, report)["report"] == report
@@ -149,7 +238,8 @@ def test_large_boards_are_not_drawn_and_not_printable():
     solution = checked_solution(board, "standard", (), optimal=False, stats=Stats(), method="realtime-greedy",
                                 heuristic="none")
     assert present.solution_text(solution).splitlines()[:2] == [
-        "21x21 board, goal standard:", "Solution: 0 moves, not proven optimal (realtime-greedy; 0.000 s CPU)"]
+        "21x21 board, goal standard:",
+        "Solution: 0 moves, not proven optimal (realtime-greedy; 0.000 s (0.000 s CPU))"]
     assert present.printable(board, "auto")
     big = Board.goal(501, 501)
     assert not present.printable(big, "auto") and not present.printable(big, "realtime")
@@ -166,7 +256,10 @@ def test_report_text_and_record():
     assert present.report_text({**report, "moves": 0, "moves_per_manhattan": None}).startswith(
         "0 moves; 2.1781 n^3; 0.000 x the Manhattan")
     record = present.report_record(report, "greedy")
-    assert list(record) == [*report, "method"] and record["method"] == "greedy" and "method" not in report
+    assert list(record) == ["schema_version", "status", "shape", "length", "lower_bound", *report, "method"]
+    assert (record["method"], record["shape"], record["length"], record["lower_bound"]) == (
+        "realtime-greedy", "12x9", 2470, 722)
+    assert record["schema_version"] == 1 and record["status"] == "solved" and "method" not in report
 
 
 def test_verbose_lines():
@@ -176,13 +269,16 @@ def test_verbose_lines():
         "  threshold 11: solution found, 30 nodes generated, 0.000 s CPU")
     board = parse_position("5 1 3 4/2 6 7 8/9 10 11 12/0 13 14 15")
     assert present.search_start_text(board, "standard") == "solving 4x4, goal standard, Manhattan distance 7"
+    assert present.search_start_text(board, "standard", "lc", 9) == (
+        "solving 4x4, goal standard: first bound 9 from lc (Manhattan distance 7)")
 
 
 def test_check_record_and_text():
     board = parse_position("1 2 3/4 5 6/8 7 0")
     record = present.check_record(board, "standard")
-    assert list(record) == ["shape", "tiles", "goal", "solvable", "manhattan", "permutation_parity",
-                            "blank_distance", "reason"]
+    assert list(record) == ["schema_version", "status", "shape", "height", "width", "tiles", "goal", "solvable",
+                            "manhattan", "permutation_parity", "blank_distance", "reason"]
+    assert record["status"] == "unsolvable" and (record["height"], record["width"]) == (3, 3)
     assert record["solvable"] is False and record["permutation_parity"] == "odd" and record["blank_distance"] == 0
     assert record["reason"] == board.unsolvable_reason("standard")
     assert present.check_text(board, record).splitlines() == [
@@ -207,12 +303,12 @@ def test_positions_text():
 def test_statistics_texts():
     counts = [1, 2, 3, 1]
     assert present.distribution_text("2x2_corner", counts, "standard").splitlines() == [
-        "dist 2x2_corner 7 : 1 2 3 1", "# 2x2_corner: max distance 3 (1 positions), mean 1.571429; goal standard"]
+        "dist 2x2_corner 7 : 1 2 3 1", "# 2x2_corner: max distance 3 (1 position), mean 1.571429; goal standard"]
     table = present.distribution_text("2x2_corner", counts, "standard", table=True).splitlines()
     assert table[2:] == ["  0 1 " + "#" * 17, "  1 2 " + "#" * 33, "  2 3 " + "#" * 50, "  3 1 " + "#" * 17]
     happy = present.happy_text(2, 2, "standard", counts).splitlines()
     assert happy[0] == "positions of the 2x2 board solvable by happy moves only (standard goal), by distance:"
-    assert happy[-1] == "total 7 positions, the goal included (6 without it); largest distance 3 (1 positions)"
+    assert happy[-1] == "total 7 positions, the goal included (6 without it); largest distance 3 (1 position)"
     sample = present.sample_text(3, 3, "blank-first", 7, [3, 5, 5]).splitlines()
     assert sample[0] == "optimal lengths of 3 random 3x3 positions (blank-first goal, seed 7):"
     assert sample[1:] == ["  3 1 " + "#" * 25, "  4 0 ", "  5 2 " + "#" * 50, "mean 4.333, min 3, max 5"]
@@ -250,6 +346,7 @@ def test_table_texts(tmp_path):
     assert present.table_info_record(infos[2])["internal"] is True
     assert present.table_info_record(infos[2])["state"] == "unchecked"
     assert present.table_list_text([], tmp_path) == f"0 tables in {tmp_path}, 0 B in all"
+    assert present.table_list_text(infos[:1], tmp_path).splitlines()[0].startswith(f"1 table in {tmp_path}")
     path = tmp_path / key.filename
     assert present.pdb_built_text("3-2", 2, 3, "standard", path) == (
         f"pdb:3-2 for 2x3 (standard goal) is already built: {path}")

@@ -7,6 +7,7 @@ Korf's (recomputed) counts. CPU seconds are process time.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -96,8 +97,10 @@ def run(
     repeat: int = 1,
     pruning: str = "auto",
     out: TextIO | None = None,
+    as_json: bool = False,
 ) -> list[Row]:
-    """Solve the instances, print one line each and a total; return the rows. With ``repeat``
+    """Solve the instances, print one line each and a total (with ``as_json``, one JSON record
+    each and a summary record: ``present.bench_record``); return the rows. With ``repeat``
     above 1 every instance is solved that many times and its least CPU time is kept (the
     searches are deterministic: every run finds the same solution with the same nodes)."""
     from .search import solve
@@ -105,36 +108,61 @@ def run(
     out = out if out is not None else sys.stdout
     instances = benchmark_set(name, list(ids) if ids is not None else None)
     compare_nodes = counts_korf_nodes(method, heuristic, pruning)
-    out.write(f"# {name}: method {method}, heuristic {heuristic}, pruning {pruning}, {len(instances)} instances"
-              + (f", least CPU time of {repeat} runs each" if repeat > 1 else "") + "\n")
-    out.write("# id  length  optimum  generated  CPU_s  Mnodes/s" + ("  korf_nodes\n" if compare_nodes else "\n"))
+    if not as_json:
+        out.write(f"# {name}: method {method}, heuristic {heuristic}, pruning {pruning}, {len(instances)} instances"
+                  + (f", least CPU time of {repeat} runs each" if repeat > 1 else "") + "\n")
+        out.write("# id  length  optimum  generated  CPU_s  Mnodes/s" + ("  korf_nodes\n" if compare_nodes else "\n"))
     rows = []
     for inst in instances:
         runs = [solve(inst.board, method=method, heuristic=heuristic, goal=inst.goal, limit=Limit(timeout=timeout),
                       pruning=pruning)
                 for _ in range(max(1, repeat))]
-        sol = min(runs, key=lambda r: r.stats.seconds)
-        row = Row(inst, sol, compare_nodes)
+        row = Row(inst, min(runs, key=lambda r: r.stats.seconds), compare_nodes)
         rows.append(row)
-        st = sol.stats
-        rate = st.generated / st.seconds / 1e6 if st.seconds > 0 else 0.0
-        flag = "" if row.length_ok else "  LENGTH MISMATCH" if sol.solved else f"  {sol.status}"
-        extra = ""
-        if compare_nodes and row.nodes_ok is not None:
-            extra = f"  {inst.recomputed_nodes}" + ("" if row.nodes_ok else " NODE COUNT DIFFERS")
-        out.write(f"{inst.id:4d}  {sol.length if sol.solved else '-':>6}  {inst.optimal_length:7d}  "
-                  f"{st.generated:>11,}  {st.seconds:7.3f}  {rate:8.1f}{extra}{flag}\n")
+        out.write(_row_json(name, row) if as_json else _row_text(row))
         out.flush()
+    out.write(_total_json(name, rows, compare_nodes) if as_json else _total_text(rows, compare_nodes))
+    return rows
+
+
+def _row_text(row: Row) -> str:
+    inst, sol = row.instance, row.solution
+    st = sol.stats
+    rate = st.generated / st.seconds / 1e6 if st.seconds > 0 else 0.0
+    flag = "" if row.length_ok else "  LENGTH MISMATCH" if sol.solved else f"  {sol.status}"
+    extra = ""
+    if row.compare_nodes and row.nodes_ok is not None:
+        extra = f"  {inst.recomputed_nodes}" + ("" if row.nodes_ok else " NODE COUNT DIFFERS")
+    return (f"{inst.id:4d}  {sol.length if sol.solved else '-':>6}  {inst.optimal_length:7d}  "
+            f"{st.generated:>11,}  {st.seconds:7.3f}  {rate:8.1f}{extra}{flag}\n")
+
+
+def _row_json(name: str, row: Row) -> str:
+    from . import present
+
+    inst = row.instance
+    korf = inst.recomputed_nodes if row.compare_nodes else None
+    return json.dumps(present.bench_record(name, inst.id, inst.optimal_length, row.solution, korf, row.nodes_ok)) + "\n"
+
+
+def _total_text(rows: list[Row], compare_nodes: bool) -> str:
     total_nodes = sum(r.solution.stats.generated for r in rows)
     total_expanded = sum(r.solution.stats.expanded for r in rows)
     total_cpu = sum(r.solution.stats.seconds for r in rows)
     bad = sum(not r.length_ok for r in rows)
-    out.write(f"# total: {len(rows)} instances, {total_nodes:,} nodes generated ({total_expanded:,} expanded), "
-              f"{total_cpu:.2f} s CPU, "
-              f"{total_nodes / total_cpu / 1e6 if total_cpu else 0:.1f} M nodes/s; "
-              f"{len(rows) - bad} lengths equal to the published optimum")
+    text = (f"# total: {len(rows)} instances, {total_nodes:,} nodes generated ({total_expanded:,} expanded), "
+            f"{total_cpu:.2f} s CPU, "
+            f"{total_nodes / total_cpu / 1e6 if total_cpu else 0:.1f} M nodes/s; "
+            f"{len(rows) - bad} lengths equal to the published optimum")
     if compare_nodes:
         same = sum(bool(r.nodes_ok) for r in rows)
-        out.write(f", {same} node counts equal to Korf's (recomputed)")
-    out.write("\n")
-    return rows
+        text += f", {same} node counts equal to Korf's (recomputed)"
+    return text + "\n"
+
+
+def _total_json(name: str, rows: list[Row], compare_nodes: bool) -> str:
+    from . import present
+
+    nodes_ok = sum(bool(r.nodes_ok) for r in rows) if compare_nodes else None
+    record = present.bench_total_record(name, [r.solution for r in rows], sum(r.length_ok for r in rows), nodes_ok)
+    return json.dumps(record) + "\n"

@@ -3,9 +3,11 @@
 ``NPUZZLE_NUMBA_CACHE``  ``0`` turns off numba's on-disk cache of compiled kernels (default on).
 ``NPUZZLE_DATA_DIR``     where tables are stored; else ``$XDG_CACHE_HOME/npuzzle``, else
                          ``~/.cache/npuzzle``.
+``NPUZZLE_STATUS_AFTER`` seconds a search runs before its live status line shows on a terminal
+                         (default 1; the tests set 0).
 
 The other tunables are module constants next to the code they govern; this module holds only
-``KERNEL_SLICE_NODES``. The rest, by module:
+``KERNEL_SLICE_NODES``, ``PROGRESS_SLICE_NODES`` and ``STATUS_AFTER_SECONDS``. The rest, by module:
 
 - ``search``: ``AUTO_OPTIMAL_CELLS`` (largest board ``method="auto"`` solves optimally).
 - ``search.idastar``: ``MAX_CELLS``; ``AUTO_FSM_CELLS`` (largest board on which
@@ -29,6 +31,18 @@ from pathlib import Path
 #: Nodes IDA*'s kernel runs between two returns to Python (for time limits and Ctrl-C; A* has
 #: its own ``search.astar.SLICE_NODES``).
 KERNEL_SLICE_NODES = 20_000_000
+#: The same when a caller follows the search's progress (a live status line).
+PROGRESS_SLICE_NODES = 2_000_000
+#: Seconds a search runs before the command line shows its live status line on a terminal.
+STATUS_AFTER_SECONDS = 1.0
+
+
+def status_after() -> float:
+    """``NPUZZLE_STATUS_AFTER`` (seconds; for tests), else ``STATUS_AFTER_SECONDS``."""
+    try:
+        return max(0.0, float(os.environ.get("NPUZZLE_STATUS_AFTER", STATUS_AFTER_SECONDS)))
+    except ValueError:
+        return STATUS_AFTER_SECONDS
 
 
 def numba_cache() -> bool:

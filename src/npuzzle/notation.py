@@ -6,7 +6,8 @@ Positions are accepted as
   more generally one hex digit per cell for any board of at most 16 cells (``123456780``);
 * numbers separated by spaces or commas, rows separated by ``/``, ``;`` or newlines:
   ``1 2 3/4 5 6/7 8 0``. The shape comes from the rows, from ``shape=(h, w)`` (``--shape HxW``),
-  or from the count when it is a square.
+  or from the count when it is a square. ``_`` and ``.`` may stand for the blank (0), so a
+  drawn board (``str(board)``) reads back.
 
 >>> parse_position("1 2 3/4 5 6/7 0 8")
 Board(height=3, width=3, tiles=(1, 2, 3, 4, 5, 6, 7, 0, 8))
@@ -22,7 +23,7 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from .board import Board, Direction, check_shape
 from .errors import IllegalMoveError, InvalidBoardError, quote_input
@@ -31,6 +32,7 @@ NOTATIONS: tuple[str, ...] = ("rows", "list", "hex", "grid")
 HEX_DIGITS = "0123456789abcdef"
 _ROW_SEPARATORS = re.compile(r"[/;\n]")
 _NUMBER_SEPARATORS = re.compile(r"[,\s]+")
+_BLANKS = ("_", ".")
 _SHAPE = re.compile(r"^\s*0*(\d{1,9})\s*[xX×*]\s*0*(\d{1,9})\s*$")
 _MAX_DIGITS = 18  # no board has 10**18 cells
 
@@ -101,6 +103,7 @@ def format_hex(board: Board) -> str:
 
 
 def _parse_hex_digits(s: str, shape: tuple[int, int] | None, original: str) -> Board:
+    s = s.replace("_", "0").replace(".", "0")
     for i, ch in enumerate(s):
         if ch.lower() not in HEX_DIGITS:
             raise _fail(f"bad character {ch!r} at position {i + 1} (hex notation uses 0-9, a-f)", original)
@@ -145,7 +148,7 @@ _HEX_RUN = re.compile("[0-9a-fA-F]{2,}")
 
 
 def _looks_compact(s: str, shape: tuple[int, int] | None) -> bool:
-    if not re.fullmatch(r"[0-9a-zA-Z]{2,}", s):
+    if not re.fullmatch(r"[0-9a-zA-Z_.]{2,}", s) or re.fullmatch(r"[_.]+", s):
         return False
     if shape is not None:
         return shape[0] * shape[1] <= 16 and len(s) == shape[0] * shape[1]
@@ -153,10 +156,13 @@ def _looks_compact(s: str, shape: tuple[int, int] | None) -> bool:
 
 
 def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
-    """Numbers separated by spaces/commas, rows by ``/``, ``;`` or newlines.
+    """Numbers separated by spaces/commas, rows by ``/``, ``;`` or newlines; ``0``, ``_`` or
+    ``.`` is the blank.
 
     >>> parse_numbers("1,2,3,4,5,0", shape=(2, 3)).rows()
     [(1, 2, 3), (4, 5, 0)]
+    >>> parse_numbers("8 6 7/2 5 4/3 _ 1") == parse_numbers(str(parse_numbers("8 6 7/2 5 4/3 . 1")))
+    True
     """
     rows_text = _ROW_SEPARATORS.split(text.strip())
     rows: list[list[int]] = []
@@ -166,18 +172,7 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
             if rows_text and len(rows_text) > 1:
                 raise _fail("empty row", text)
             continue
-        row = []
-        for token in _NUMBER_SEPARATORS.split(row_text):
-            if not token:
-                continue
-            if not token.isdigit() or not token.isascii():
-                bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
-                where = f" in {quote_input(token, 24)}" if len(token) > 1 and token != text.strip() else ""
-                raise _fail(f"bad character {bad!r}{where} (tiles are whole numbers, 0 = blank)", text)
-            if _too_big(token):
-                raise _fail(f"tile {quote_input(token, 24)} is out of range", text)
-            row.append(_number(token))
-        rows.append(row)
+        rows.append(_row(row_text, text))
     if not rows:
         raise _fail("empty position: nothing to read", text)
     numbers = [n for row in rows for n in row]
@@ -212,6 +207,25 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
     if h < 2 or w < 2:
         raise _fail(f"a {h}x{w} board is too small: it needs at least 2 rows and 2 columns", text)
     return _board_from_numbers(numbers, h, w, text)
+
+
+def _row(row_text: str, text: str) -> list[int]:
+    """The tiles of one row (``_`` and ``.`` read as 0); ``text`` is the whole input, for messages."""
+    row = []
+    for token in _NUMBER_SEPARATORS.split(row_text):
+        if not token:
+            continue
+        if token in _BLANKS:
+            row.append(0)
+            continue
+        if not token.isdigit() or not token.isascii():
+            bad = next((ch for ch in token if not (ch.isascii() and ch.isdigit())), token[0])
+            where = f" in {quote_input(token, 24)}" if len(token) > 1 and token != text.strip() else ""
+            raise _fail(f"bad character {bad!r}{where} (tiles are whole numbers, 0 or _ = blank)", text)
+        if _too_big(token):
+            raise _fail(f"tile {quote_input(token, 24)} is out of range", text)
+        row.append(_number(token))
+    return row
 
 
 def _board_from_numbers(numbers: list[int], h: int, w: int, text: str) -> Board:
@@ -264,32 +278,118 @@ def format_position(board: Board, notation: str = "rows") -> str:
 # -- files ------------------------------------------------------------------------------------
 
 
+_LOOSE_TOKEN = re.compile(r"[0-9_.]{1,7}([/;][0-9_.]{1,7})*")
+
+
 def position_texts(arguments: Sequence[str]) -> list[str]:
-    """Positions given as command arguments: one per argument, except that bare tile numbers
-    given as separate arguments (``npuzzle solve 1 2 3 4 5 6 7 8 0``) are one position.
+    """Positions given as command arguments: one per argument, except that tile numbers given
+    as separate arguments, unquoted (``npuzzle solve 1 2 3 4 5 6 7 8 0`` or
+    ``npuzzle solve 8 6 7/2 5 4/3 0 1``), are one position.
 
     >>> position_texts(["1", "2", "3", "0"]), position_texts(["1 2/3 0", "2 3/1 0"])
     (['1 2 3 0'], ['1 2/3 0', '2 3/1 0'])
+    >>> position_texts(["8", "6", "7/2", "5", "4/3", "_", "1"])
+    ['8 6 7/2 5 4/3 _ 1']
     """
-    if len(arguments) >= 4 and all(a.isdigit() and len(a) <= 3 for a in arguments):
-        return [" ".join(arguments)]
+    if len(arguments) >= 2 and all(_LOOSE_TOKEN.fullmatch(a) for a in arguments):
+        rows = any("/" in a or ";" in a for a in arguments)
+        if rows or (len(arguments) >= 4 and all(len(a) <= 3 for a in arguments)):
+            return [" ".join(arguments)]
     return list(arguments)
 
 
+class Entry(NamedTuple):
+    """One position of an input, as read: where it came from (``source`` is a file name,
+    ``<stdin>`` or ``argument``; ``number`` the 1-based line, or the argument's index), its
+    text, and the board, or the ``error`` that says why it is not one."""
+
+    source: str
+    number: int
+    text: str
+    board: Board | None
+    error: str | None = None
+
+    @property
+    def where(self) -> str:
+        """``positions.txt:3`` or ``argument 2``."""
+        return f"argument {self.number}" if self.source == "argument" else f"{self.source}:{self.number}"
+
+
+def _entry(source: str, number: int, text: str, shape: tuple[int, int] | None) -> Entry:
+    try:
+        return Entry(source, number, text, parse_position(text, shape))
+    except InvalidBoardError as e:
+        return Entry(source, number, text, None, str(e))
+
+
+def argument_entries(arguments: Sequence[str], shape: tuple[int, int] | None = None) -> list[Entry]:
+    """The positions of command arguments (see ``position_texts``), each read or refused.
+
+    >>> [(e.where, e.error is None) for e in argument_entries(["1 2/3 0", "1 1/2 0"])]
+    [('argument 1', True), ('argument 2', False)]
+    """
+    return [_entry("argument", i, text, shape) for i, text in enumerate(position_texts(arguments), 1)]
+
+
+#: A drawn board of more rows than this is never looked for in a block of lines.
+_MAX_GRID_ROWS = 4096
+
+
+def _blocks(text: str) -> list[list[tuple[int, str]]]:
+    """Runs of consecutive lines with content (comments removed), each line with its number."""
+    blocks: list[list[tuple[int, str]]] = [[]]
+    for number, line in enumerate(text.splitlines(), 1):
+        content = line.split("#", 1)[0].strip()
+        if content:
+            blocks[-1].append((number, content))
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
+def _grid(block: list[tuple[int, str]], shape: tuple[int, int] | None) -> Board | None:
+    """The board a block of lines draws, one row a line (``scramble --notation grid``,
+    ``str(board)``), if it is one; else None (its lines are then positions of their own). A
+    block of two or more lines cannot be both: every position holds one blank."""
+    if not 2 <= len(block) <= _MAX_GRID_ROWS or any(ch in c for _, c in block for ch in "/;"):
+        return None
+    widths = {len(_NUMBER_SEPARATORS.split(c.strip(", "))) for _, c in block}
+    if len(widths) != 1 or widths == {1}:
+        return None
+    try:
+        return parse_numbers("\n".join(c for _, c in block), shape)
+    except InvalidBoardError:
+        return None
+
+
+def read_entries(text: str, shape: tuple[int, int] | None = None, source: str = "<input>") -> list[Entry]:
+    r"""Every position of ``text``, in order, each read or refused on its own: one a line (``#``
+    starts a comment, blank lines are skipped), or a board drawn one row a line with a blank
+    line after it (the ``grid`` notation), numbered by its first line.
+
+    >>> [(e.number, e.error is None) for e in read_entries("1 2/3 0\n# note\n1 2/2 0\n\n1 2\n0 3\n")]
+    [(1, True), (3, False), (5, True)]
+    """
+    entries = []
+    for block in _blocks(text):
+        board = _grid(block, shape)
+        if board is not None:
+            entries.append(Entry(source, block[0][0], "/".join(c for _, c in block), board))
+        else:
+            entries.extend(_entry(source, number, content, shape) for number, content in block)
+    return entries
+
+
 def parse_lines(text: str, shape: tuple[int, int] | None = None, source: str = "<input>") -> list[Board]:
-    """One position per line; ``#`` starts a comment; blank lines are skipped.
+    """The positions of ``text`` (see ``read_entries``); the first bad one raises.
 
     Errors name the source and line: ``positions.txt:3: duplicate tile 5 in '...'``.
     """
     boards = []
-    for number, line in enumerate(text.splitlines(), 1):
-        content = line.split("#", 1)[0].strip()
-        if not content:
-            continue
-        try:
-            boards.append(parse_position(content, shape))
-        except InvalidBoardError as e:
-            raise InvalidBoardError(f"{source}:{number}: {e}") from None
+    for entry in read_entries(text, shape, source):
+        if entry.board is None:
+            raise InvalidBoardError(f"{entry.where}: {entry.error}")
+        boards.append(entry.board)
     return boards
 
 
@@ -335,20 +435,27 @@ def read_bounded(stream: BinaryIO, source: str) -> str:
         raise InvalidBoardError(f"cannot read {source}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
-def read_positions(path: str | Path, shape: tuple[int, int] | None = None) -> list[Board]:
-    """Read a file of positions (``-`` is not handled here; the CLI reads stdin itself), at most
-    ``MAX_INPUT_BYTES`` with lines of at most ``MAX_LINE_BYTES``."""
+def read_text(path: str | Path) -> str:
+    """The text of a file of positions (``-`` is not handled here; the CLI reads stdin itself), at
+    most ``MAX_INPUT_BYTES`` with lines of at most ``MAX_LINE_BYTES``; ``InvalidBoardError`` if
+    it cannot be read."""
     p = Path(path)
     try:
         with p.open("rb") as stream:
-            text = read_bounded(stream, str(p))
+            return read_bounded(stream, str(p))
     except FileNotFoundError:
-        raise InvalidBoardError(f"no such file: {str(p)!r}") from None
+        raise InvalidBoardError(f"no such file: {quote_input(str(p), 80)}") from None
+    except IsADirectoryError:
+        raise InvalidBoardError(f"{quote_input(str(p), 80)} is a folder, not a file of positions") from None
     except OSError as e:
-        raise InvalidBoardError(f"cannot read {str(p)!r}: {e.strerror or e}") from None
-    boards = parse_lines(text, shape, source=str(p))
+        raise InvalidBoardError(f"cannot read {quote_input(str(p), 80)}: {e.strerror or e}") from None
+
+
+def read_positions(path: str | Path, shape: tuple[int, int] | None = None) -> list[Board]:
+    """The positions of a file (see ``read_text`` and ``read_entries``); the first bad one raises."""
+    boards = parse_lines(read_text(path), shape, source=str(path))
     if not boards:
-        raise InvalidBoardError(f"{str(p)!r} holds no position (only blank lines and comments)")
+        raise InvalidBoardError(f"{quote_input(str(path), 80)} holds no position (only blank lines and comments)")
     return boards
 
 

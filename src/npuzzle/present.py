@@ -23,12 +23,16 @@ from typing import TYPE_CHECKING, Any
 from . import stats
 from .board import GOAL_TEXT_CELLS, Board, Goal, goal_text
 from .errors import quote_input
-from .notation import format_moves, format_position
+from .notation import Entry, format_moves, format_position
 from .search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
 
 if TYPE_CHECKING:
-    from .search.limits import Iteration, Solution
+    from .search.limits import Iteration, Limit, Progress, Solution
     from .tables import TableInfo
+
+#: ``schema_version`` of every JSON record (``docs/json.md``): raised when a field changes its
+#: meaning or goes away, never for a new field.
+SCHEMA_VERSION = 1
 
 #: What each ``Solution.status`` of a search stopped early means (other statuses read as they are).
 STATUS_TEXT: dict[str, str] = {
@@ -47,6 +51,10 @@ HEX_MOVE_CELLS = 16
 MAX_PRINTED_CELLS = 250_000
 
 
+#: A table is advised only after a search that took more than this many CPU seconds.
+ADVICE_AFTER_SECONDS = 1.0
+
+
 def status_text(status: str) -> str:
     """What a ``Solution.status`` means, in words.
 
@@ -54,6 +62,55 @@ def status_text(status: str) -> str:
     'the node limit was reached'
     """
     return STATUS_TEXT.get(status, status)
+
+
+def count_text(count: int, noun: str, plural: str | None = None) -> str:
+    """A count and its noun, singular for one: ``count_text(1, "table")`` is ``'1 table'``.
+
+    >>> count_text(1, "position"), count_text(12345, "position"), count_text(0, "match", "matches")
+    ('1 position', '12,345 positions', '0 matches')
+    """
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
+def _seconds(seconds: float) -> str:
+    """``0.012 s``; from ten seconds on ``12.3 s``; from an hour on ``1 h 02 min``."""
+    if seconds >= 3600:
+        return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60):02d} min"
+    return f"{seconds:.1f} s" if seconds >= 10 else f"{seconds:.3f} s"
+
+
+def times_text(wall_seconds: float, cpu_seconds: float) -> str:
+    """Wall-clock time, with the CPU time beside it.
+
+    >>> times_text(0.0123, 0.0119)
+    '0.012 s (0.012 s CPU)'
+    >>> times_text(75.3, 74.0)
+    '75.3 s (74.0 s CPU)'
+    """
+    return f"{_seconds(wall_seconds)} ({_seconds(cpu_seconds)} CPU)"
+
+
+# -- on a terminal, while it runs --------------------------------------------------------------
+
+
+def compile_notice_text() -> str:
+    """The notice shown (on a terminal) when numba starts compiling kernels on first use."""
+    return ("npuzzle: compiling the search kernels on first use (once, about 5 to 30 s; "
+            "'npuzzle warmup' does it ahead of time)...")
+
+
+def progress_text(progress: Progress) -> str:
+    """The live status of a running search (see ``search.limits.Progress``).
+
+    >>> from npuzzle.search.limits import Progress
+    >>> progress_text(Progress(52, 123_456_789, 2.5, 2.4))
+    'searching: bound 52, 123,456,789 nodes, 49.4 M nodes/s, 2.500 s'
+    """
+    rate = progress.nodes_per_second
+    speed = f"{rate / 1e6:.1f} M" if rate >= 1e6 else f"{rate / 1e3:.0f} k"
+    return (f"searching: bound {progress.bound}, {count_text(progress.generated, 'node')}, {speed} nodes/s, "
+            f"{_seconds(progress.wall_seconds)}")
 
 
 # -- solutions ---------------------------------------------------------------------------------
@@ -66,10 +123,18 @@ def printable(board: Board, method: str) -> bool:
     return board.size <= MAX_PRINTED_CELLS or method not in ("auto", "realtime")
 
 
-def search_start_text(board: Board, goal: Goal | Board) -> str:
-    """The first line of a verbose search: ``solving 4x4, goal standard, Manhattan distance 7``."""
-    return (f"solving {board.height}x{board.width}, goal {goal_text(goal, GOAL_TEXT_CELLS)}, "
-            f"Manhattan distance {board.manhattan(goal)}")
+def search_start_text(board: Board, goal: Goal | Board, heuristic: str = "", bound: int | None = None) -> str:
+    """The first line of a verbose search: the board, the goal, the first bound and the heuristic
+    that gave it (see ``heuristics.registry.first_bound``), and the Manhattan distance.
+
+    >>> search_start_text(Board(2, 2, (1, 2, 0, 3)), "standard", "lc", 1)
+    'solving 2x2, goal standard: first bound 1 from lc (Manhattan distance 1)'
+    """
+    start = f"solving {board.height}x{board.width}, goal {goal_text(goal, GOAL_TEXT_CELLS)}"
+    md = f"Manhattan distance {board.manhattan(goal)}"
+    if bound is None:
+        return f"{start}, {md}"
+    return f"{start}: first bound {bound} from {heuristic} ({md})"
 
 
 def iteration_text(iteration: Iteration, final: bool) -> str:
@@ -96,42 +161,172 @@ def report_for(solution: Solution) -> dict[str, Any] | None:
 
 
 def _how(solution: Solution) -> str:
-    """Method, heuristic, nodes (not for real time) and CPU time, as the outcome line ends."""
+    """Method, heuristic, nodes (not for real time) and wall and CPU time, as the outcome line ends."""
     st = solution.stats
+    times = times_text(st.wall_seconds, st.seconds)
     if solution.method.startswith("realtime"):
-        return f"{solution.method}; {st.seconds:.3f} s CPU"
-    return f"{solution.method}, {solution.heuristic}; {st.generated:,} nodes generated, {st.seconds:.3f} s CPU"
+        return f"{solution.method}; {times}"
+    return f"{solution.method}, {solution.heuristic}; {count_text(st.generated, 'node')} generated, {times}"
 
 
-def solution_text(solution: Solution, report: Mapping[str, Any] | None = None) -> str:
+def stopped_text(status: str, lower_bound: int, limit: Limit | None = None) -> str:
+    """Why a search stopped before finding a solution, the limit's value if ``limit`` is given,
+    and the bound it proved.
+
+    >>> from npuzzle.search.limits import Limit
+    >>> stopped_text("timeout", 64, Limit(timeout=10))
+    'Stopped at the time limit (10 s) before finding a solution; every solution has at least 64 moves'
+    >>> stopped_text("interrupted", 40)
+    'Interrupted (Ctrl-C) before finding a solution; every solution has at least 40 moves'
+    """
+    value = {TIMEOUT: limit and limit.timeout is not None and f"{limit.timeout:g} s",
+             NODE_LIMIT: limit and limit.max_nodes is not None and count_text(limit.max_nodes, "node"),
+             MEMORY_LIMIT: limit and limit.max_memory is not None and _bytes(limit.max_memory)}.get(status)
+    what = {TIMEOUT: "the time limit", NODE_LIMIT: "the node limit", MEMORY_LIMIT: "the memory limit"}.get(status)
+    head = f"Stopped at {what}" + (f" ({value})" if value else "") if what else (
+        "Interrupted (Ctrl-C)" if status == INTERRUPTED else f"Stopped ({status})")
+    return f"{head} before finding a solution; every solution has at least {count_text(lower_bound, 'move')}"
+
+
+def _bytes(n: int) -> str:
+    """``512 MiB``, ``2.5 GiB``, ``11.5 MB``-style sizes in binary units."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return count_text(n, "byte")
+
+
+def solution_text(solution: Solution, report: Mapping[str, Any] | None = None, limit: Limit | None = None) -> str:
     """The board (up to ``DRAWN_CELLS`` cells), the outcome, the solver's note, the tiles pushed
-    and the letters; for a search stopped by a limit, the bound it proved instead of moves.
-    ``report`` (from ``report_for``) adds the real-time figures as a last line."""
+    and the letters; for a search stopped by a limit, why (with the limit's value from ``limit``)
+    and the bound it proved instead of moves. ``report`` (from ``report_for``) adds the real-time
+    figures as a last line; after a slow search, ``advice_text`` ends it."""
     board = solution.board
     lines = [f"{board.height}x{board.width} board, goal {goal_text(solution.goal, GOAL_TEXT_CELLS)}:"]
     if board.size <= DRAWN_CELLS:
         lines += ["  " + line for line in str(board).splitlines()]
     if solution.solved:
         kind = "optimal" if solution.optimal else "not proven optimal"
-        lines.append(f"Solution: {solution.length} moves, {kind} ({_how(solution)})")
+        lines.append(f"Solution: {count_text(solution.length or 0, 'move')}, {kind} ({_how(solution)})")
     else:
-        lines.append(f"No solution: {status_text(solution.status)}; every solution has at least "
-                     f"{solution.lower_bound} moves ({_how(solution)})")
-    if solution.note:
+        lines.append(f"{stopped_text(solution.status, solution.lower_bound, limit)} ({_how(solution)})")
+    if solution.note and not report:  # a real-time note repeats what the report says
         lines.append(f"  {solution.note}")
     if solution.solved:
         style = "hex" if board.size <= HEX_MOVE_CELLS else "numbers"
         lines.append(f"  tiles pushed: {format_moves(solution.moves, style) or '(none: already solved)'}")
         lines.append(f"  letters:      {solution.letters or '(none)'}")
     if report:
-        lines.append(report_text(report))
+        lines.append(report_text(report, moves=False))
+    advice = advice_text(solution)
+    if advice:
+        lines.append(advice)
     return "\n".join(lines)
 
 
-def solution_record(solution: Solution, report: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The JSON form of a solution: ``Solution.to_dict()``, plus ``report`` (from ``report_for``)
-    when there is one."""
-    return {**solution.to_dict(), **({"report": dict(report)} if report else {})}
+def advice_text(solution: Solution) -> str:
+    """After an IDA* or A* search that took more than ``ADVICE_AFTER_SECONDS`` of CPU, the
+    tables that would make it faster, cheapest first, with build time, disk size and the memory
+    the build needs (``heuristics.pattern_db.advised``); else the empty string. Nothing on
+    solved boards or boards a BFS table covers (``search.bfs.MAX_CELLS``)."""
+    board, goal = solution.board, solution.goal
+    if (solution.stats.seconds <= ADVICE_AFTER_SECONDS or solution.method not in ("idastar", "astar", "weighted-astar")
+            or board.is_goal(goal)):
+        return ""
+    from .heuristics import pattern_db
+    from .search.bfs import MAX_CELLS
+
+    if board.size <= MAX_CELLS:
+        return ""
+    if not isinstance(goal, str):
+        goal = "standard"  # a goal board is solved by relabelling against the standard goal
+    advice = pattern_db.advised(board.height, board.width, goal, solution.heuristic)
+    if not advice:
+        return ""
+    lines = [f"  that took {_seconds(solution.stats.seconds)} of CPU; a stronger bound makes such searches faster:"]
+    for a in advice:
+        if a.built:
+            lines.append(f"    --heuristic pdb:{a.name}+wd (built already)")
+        else:
+            lines.append(f"    {pattern_db.build_command(a.name, board.height, board.width, goal)}  "
+                         f"({a.build_time}; {_bytes(a.disk_bytes)} on disk, {_bytes(a.build_memory)} "
+                         "of memory while it builds)")
+    return "\n".join(lines)
+
+
+def solution_record(
+    solution: Solution, report: Mapping[str, Any] | None = None, entry: Entry | None = None
+) -> dict[str, Any]:
+    """The JSON form of a solution (``docs/json.md``): where it came from (``entry``), the
+    position's shape and tiles, ``Solution.to_dict()``, wall-clock and CPU seconds, and
+    ``report`` (from ``report_for``) when there is one."""
+    st = solution.stats
+    return {**_head(entry), **position_fields(solution.board), **solution.to_dict(),
+            "wall_seconds": round(st.wall_seconds, 6), "cpu_seconds": round(st.seconds, 6),
+            **({"report": dict(report)} if report else {})}
+
+
+def _head(entry: Entry | None) -> dict[str, Any]:
+    """What every record starts with: ``schema_version``, and where its position came from."""
+    return {"schema_version": SCHEMA_VERSION, **origin_fields(entry)}
+
+
+def origin_fields(entry: Entry | None) -> dict[str, Any]:
+    """Where a position came from: ``{"argument": 2}`` or ``{"file": "in.txt", "line": 3}``
+    (``"<stdin>"`` for standard input); nothing without an ``entry``."""
+    if entry is None:
+        return {}
+    if entry.source == "argument":
+        return {"argument": entry.number}
+    return {"file": entry.source, "line": entry.number}
+
+
+def position_fields(board: Board) -> dict[str, Any]:
+    """One form of a position, shared by every record: ``shape``, ``height``, ``width``, ``tiles``.
+
+    >>> position_fields(Board(2, 2, (1, 2, 0, 3)))
+    {'shape': '2x2', 'height': 2, 'width': 2, 'tiles': [1, 2, 0, 3]}
+    """
+    return {"shape": f"{board.height}x{board.width}", "height": board.height, "width": board.width,
+            "tiles": list(board.tiles)}
+
+
+#: The longest input excerpt an ``invalid`` record carries.
+INPUT_EXCERPT = 200
+
+
+def invalid_record(entry: Entry) -> dict[str, Any]:
+    """The record of an input that is no position: where it is, an excerpt, and why.
+
+    >>> from npuzzle.notation import argument_entries
+    >>> invalid_record(argument_entries(["1 2/2 0"])[0])["reason"]
+    "duplicate tile 2 in '1 2/2 0'"
+    """
+    text = entry.text if len(entry.text) <= INPUT_EXCERPT else entry.text[:INPUT_EXCERPT] + "..."
+    return {**_head(entry), "status": "invalid", "input": text, "reason": entry.error}
+
+
+def invalid_text(entry: Entry, name_place: bool = True) -> str:
+    """One line for an input that is no position, with its place (``in.txt:3: ...``) unless
+    ``name_place`` is off (a single argument)."""
+    return f"{entry.where}: {entry.error}" if name_place else str(entry.error)
+
+
+def unsolvable_record(board: Board, goal: Goal | Board, reason: str, entry: Entry | None = None) -> dict[str, Any]:
+    """The record of a position the goal cannot be reached from, and why."""
+    return {**_head(entry), "status": "unsolvable", **position_fields(board), "goal": goal_text(goal),
+            "reason": reason}
+
+
+def batch_summary_text(command: str, counts: Mapping[str, int], wall_seconds: float, cpu_seconds: float) -> str:
+    """The last line of a batch (on stderr): how many positions, by outcome, and the time.
+
+    >>> batch_summary_text("solve", {"solved": 9990, "invalid": 10}, 12.34, 11.9)
+    'npuzzle solve: 10,000 positions: 9,990 solved, 10 invalid in 12.3 s (11.9 s CPU)'
+    """
+    total = sum(counts.values())
+    parts = ", ".join(f"{n:,} {outcome}" for outcome, n in counts.items() if n)
+    return f"npuzzle {command}: {count_text(total, 'position')}: {parts} in {times_text(wall_seconds, cpu_seconds)}"
 
 
 def steps_text(solution: Solution) -> str:
@@ -172,11 +367,12 @@ def steps_record(solution: Solution) -> list[str]:
 # -- real-time reports -------------------------------------------------------------------------
 
 
-def report_text(report: Mapping[str, Any]) -> str:
-    """One line of real-time figures (see ``search.realtime.realtime_report``): moves, moves per
-    n^3, per unit of Manhattan distance, the wasted moves if known, and Parberry's bound on
-    square boards."""
-    line = (f"{report['moves']:,} moves; {report['moves_per_n3']:.4f} n^3; "
+def report_text(report: Mapping[str, Any], moves: bool = True) -> str:
+    """One line of real-time figures (see ``search.realtime.realtime_report``): moves (unless
+    ``moves`` is false: shown beside a solution that gives its length), moves per n^3, per unit
+    of Manhattan distance, the wasted moves if known, and Parberry's bound on square boards."""
+    line = (f"{count_text(report['moves'], 'move')}; " if moves else "  ") + (
+            f"{report['moves_per_n3']:.4f} n^3; "
             f"{report['moves_per_manhattan'] or 0:.3f} x the Manhattan distance {report['manhattan']:,}")
     if report.get("wasted") is not None:
         line += f"; {report['wasted']:,} wasted (raise the Manhattan distance)"
@@ -185,22 +381,28 @@ def report_text(report: Mapping[str, Any]) -> str:
     return line
 
 
-def report_record(report: Mapping[str, Any], method: str) -> dict[str, Any]:
-    """The JSON form of the figures of a real-time solution given without its moves (counted,
-    or written to a file): the report and the real-time ``method`` that made the moves."""
-    return {**report, "method": method}
+def report_record(report: Mapping[str, Any], method: str, entry: Entry | None = None) -> dict[str, Any]:
+    """The JSON form of a real-time solution given without its moves (counted, or written to a
+    file): where the position came from, its shape (not its tiles: such boards can be huge), the
+    length and the lower bound (the Manhattan distance), the report's figures, and the method
+    (``realtime-greedy`` or ``realtime-parberry``, as in a solution's record)."""
+    shape = {"shape": f"{report['height']}x{report['width']}"} if "height" in report else {}
+    return {**_head(entry), "status": "solved", **shape, "length": report["moves"],
+            "lower_bound": report["manhattan"], **report, "method": f"realtime-{method}"}
 
 
 # -- check -------------------------------------------------------------------------------------
 
 
-def check_record(board: Board, goal: Goal | Board) -> dict[str, Any]:
-    """The JSON form of a position's check: shape, tiles, goal, whether the goal can be reached,
-    the Manhattan distance and both parities, and the ``reason`` when it cannot."""
+def check_record(board: Board, goal: Goal | Board, entry: Entry | None = None) -> dict[str, Any]:
+    """The JSON form of a position's check: where it came from (``entry``), its shape and tiles,
+    the goal, ``status`` (``solvable`` or ``unsolvable``, with the ``reason``), the Manhattan
+    distance and both parities."""
     reason = board.unsolvable_reason(goal)
     record: dict[str, Any] = {
-        "shape": f"{board.height}x{board.width}",
-        "tiles": list(board.tiles),
+        **_head(entry),
+        "status": "solvable" if reason is None else "unsolvable",
+        **position_fields(board),
         "goal": goal_text(goal),
         "solvable": reason is None,
         "manhattan": board.manhattan(goal),
@@ -236,6 +438,81 @@ def positions_text(boards: Sequence[Board], notation: str = "rows") -> str:
 # -- statistics --------------------------------------------------------------------------------
 
 
+def scramble_record(board: Board, index: int, seed: int | None, goal: Goal, notation: str = "rows") -> dict[str, Any]:
+    """One scrambled position as JSON: its 1-based ``index`` in the output, the ``seed``, the
+    position's fields, the goal it is solvable for, and the position written in ``notation``.
+
+    >>> scramble_record(Board(2, 2, (1, 2, 0, 3)), 1, 7, "standard")["position"]
+    '1 2/0 3'
+    """
+    return {"schema_version": SCHEMA_VERSION, "record": "scramble", "index": index, "seed": seed,
+            **position_fields(board), "goal": goal, "position": format_position(board, notation)}
+
+
+def _distribution_fields(counts: Sequence[int]) -> dict[str, Any]:
+    total = sum(counts)
+    return {"positions": total, "max_distance": len(counts) - 1,
+            "mean": round(sum(d * c for d, c in enumerate(counts)) / total, 6) if total else 0.0,
+            "counts": list(counts)}
+
+
+def distribution_record(height: int, width: int, label: str, counts: Sequence[int], goal_name: str) -> dict[str, Any]:
+    """A full BFS as JSON: the board's shape, the goal, its ``known_counts.txt`` label, and the
+    number of positions at each distance (``counts[d]``) with their total, largest distance and mean.
+
+    >>> distribution_record(2, 2, "2x2_corner", [1, 2, 2, 2, 2, 2, 1], "standard")["mean"]
+    3.0
+    """
+    return {"schema_version": SCHEMA_VERSION, "record": "distribution", "shape": f"{height}x{width}",
+            "height": height, "width": width, "goal": goal_name, "label": label, **_distribution_fields(counts)}
+
+
+def happy_record(height: int, width: int, goal: Goal, counts: Sequence[int]) -> dict[str, Any]:
+    """The happy-move count as JSON: positions by distance (the goal at 0), their total, and on
+    Knuth's board whether his published count is matched (``knuth_agrees``, else null)."""
+    from . import knuth
+
+    return {"schema_version": SCHEMA_VERSION, "record": "happy", "shape": f"{height}x{width}", "height": height,
+            "width": width, "goal": goal, **_distribution_fields(counts),
+            "knuth_agrees": knuth.happy_count_agrees(height, width, goal, counts)}
+
+
+def sample_record(height: int, width: int, goal: Goal, seed: int | None, lengths: Sequence[int]) -> dict[str, Any]:
+    """A random sample's optimal lengths as JSON, in the order solved, with their histogram."""
+    return {"schema_version": SCHEMA_VERSION, "record": "sample", "shape": f"{height}x{width}", "height": height,
+            "width": width, "goal": goal, "seed": seed, "count": len(lengths), "lengths": list(lengths),
+            "mean": round(sum(lengths) / len(lengths), 6), "min": min(lengths), "max": max(lengths),
+            "histogram": stats.histogram(lengths)}
+
+
+def table_record(info: TableInfo) -> dict[str, Any]:
+    """A stored table as a JSON record of ``tables list --json`` (see ``table_info_record``)."""
+    return {"schema_version": SCHEMA_VERSION, "record": "table", **table_info_record(info)}
+
+
+def bench_record(set_name: str, instance_id: int, optimum: int, solution: Solution,
+                 korf_nodes: int | None, nodes_ok: bool | None) -> dict[str, Any]:
+    """One benchmark instance as JSON: the set and id, the published optimum, whether the length
+    equals it, the solution's record, and Korf's node count with the comparison where it applies."""
+    return {"schema_version": SCHEMA_VERSION, "record": "bench-instance", "set": set_name, "id": instance_id,
+            "optimum": optimum, "length_ok": solution.solved and solution.length == optimum,
+            "korf_nodes": korf_nodes, "nodes_ok": nodes_ok,
+            "solution": {k: v for k, v in solution_record(solution).items() if k != "schema_version"}}
+
+
+def bench_total_record(
+    set_name: str, solutions: Sequence[Solution], lengths_ok: int, nodes_ok: int | None
+) -> dict[str, Any]:
+    """The total of a benchmark run as JSON: instances, nodes, CPU and wall seconds, and how many
+    lengths (and node counts, where compared) equal the published ones."""
+    return {"schema_version": SCHEMA_VERSION, "record": "bench-summary", "set": set_name,
+            "instances": len(solutions), "generated": sum(s.stats.generated for s in solutions),
+            "expanded": sum(s.stats.expanded for s in solutions),
+            "cpu_seconds": round(sum(s.stats.seconds for s in solutions), 6),
+            "wall_seconds": round(sum(s.stats.wall_seconds for s in solutions), 6),
+            "lengths_ok": lengths_ok, "nodes_ok": nodes_ok}
+
+
 def distribution_text(label: str, counts: Sequence[int], goal_name: str, table: bool = False) -> str:
     """A full BFS's distribution: the ``dist`` line of ``known_counts.txt``, a summary naming the
     goal, and with ``table`` one line per distance."""
@@ -252,8 +529,8 @@ def happy_text(height: int, width: int, goal: Goal, counts: Sequence[int]) -> st
     lines = [
         f"positions of the {height}x{width} board solvable by happy moves only ({goal} goal), by distance:",
         "\n".join(stats.histogram_lines(counts)),
-        f"total {total:,} positions, the goal included ({total - 1:,} without it); "
-        f"largest distance {top} ({counts[top]:,} positions)",
+        f"total {count_text(total, 'position')}, the goal included ({total - 1:,} without it); "
+        f"largest distance {top} ({count_text(counts[top], 'position')})",
     ]
     from . import knuth
 
@@ -376,9 +653,9 @@ def table_list_text(infos: Sequence[TableInfo], directory: Path) -> str:
     a last line says how to remove one."""
     total = sum(i.size for i in infos)
     damaged = sum(1 for i in infos if i.problem)
-    head = f"{_count(len(infos), 'table')} in {directory}, {size_text(total)} in all"
+    head = f"{count_text(len(infos), 'table')} in {directory}, {size_text(total)} in all"
     if damaged:
-        head += f"; {_count(damaged, 'damaged file')}: remove or rebuild them"
+        head += f"; {count_text(damaged, 'damaged file')}: remove or rebuild them"
     lines = [head, *map(table_info_text, infos)]
     if infos:
         lines.append("remove one with: npuzzle tables remove NAME [--shape HxW] [--goal GOAL] (or its file name)")
@@ -395,10 +672,6 @@ def build_needs_yes_text(name: str, height: int, width: int, memory: int, second
     """Why a large build did not start without a terminal to confirm it."""
     return (f"building pdb:{name} for {height}x{width} needs about {size_text(memory)} of memory and "
             f"about {_duration(seconds)}; add --yes to start it")
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def _duration(seconds: float) -> str:

@@ -82,7 +82,7 @@ def summary(counts: Sequence[int]) -> str:
     total = sum(counts)
     top = len(counts) - 1
     mean = sum(d * c for d, c in enumerate(counts)) / total if total else 0.0
-    return f"max distance {top} ({counts[top]} positions), mean {mean:.6f}"
+    return f"max distance {top} ({counts[top]} position{'' if counts[top] == 1 else 's'}), mean {mean:.6f}"
 
 
 def histogram_lines(counts: Sequence[int], bar_width: int = 50) -> list[str]:

@@ -70,7 +70,8 @@ def forbidden_from(nbr, n, start, max_len, bits, words, cap):
                     out_lens[0] = -1
                     return out_codes[:1], out_lens[:1]
                 j = count
-                keys[j] = keys[i]
+                for w in range(words):  # not keys[j] = keys[i]: its shape check's error path
+                    keys[j, w] = keys[i, w]  # alone took numba 4 s to compile
                 t = _field(keys, i, q, bits)
                 pb = b * bits
                 pq = q * bits

@@ -72,6 +72,28 @@ if not any(cls in caching.CacheImpl._locator_classes for cls in KERNEL_LOCATORS)
     caching.CacheImpl._locator_classes[:0] = list(KERNEL_LOCATORS)
 
 
+def on_first_compile(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call ``callback()`` once, when numba starts compiling a function (loading a kernel from
+    numba's on-disk cache compiles nothing, so a warm cache never calls it). Returns the function
+    that stops listening."""
+    from numba.core import event
+
+    class _First(event.Listener):  # type: ignore[misc]
+        fired = False
+
+        def on_start(self, ev: event.Event) -> None:
+            if not self.fired:
+                self.fired = True
+                callback()
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    listener = _First()
+    event.register("numba:compile", listener)
+    return lambda: event.unregister("numba:compile", listener)
+
+
 def njit(func: Callable[..., Any] | None = None, *, inline: bool = False) -> Any:
     """``@njit`` for kernels; ``@njit(inline=True)`` for small helpers called from hot loops
     (numba then inlines them in its own IR, which LLVM alone does not always do)."""

@@ -3,7 +3,8 @@
 One module per command (``cmd_solve``, ``cmd_check``, ...), each a pair: ``add(subparsers)``
 declares its arguments, ``run(args) -> int`` runs it and prints what ``npuzzle.present`` makes.
 Options shared by several commands are declared once, in ``_options``. Exit codes: 0 done, 1 bad
-input or unsolvable, 2 usage, 3 limit reached without a solution, 130 interrupted.
+input or unsolvable, 2 usage, 3 limit reached without a solution, 130 interrupted. ``npuzzle``
+with no arguments prints the help, which lists the commands (exit status 0).
 
 Building the parser imports neither numpy nor numba: ``npuzzle --help`` starts at once; each
 command imports the solvers when it runs.
@@ -48,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="npuzzle",
         description="Solve sliding-tile puzzles (8-, 15-, 24-puzzle and every m x n board).",
-        epilog=NOTATION_HELP,
+        epilog=NOTATION_HELP + "\n'npuzzle' alone prints this help (exit status 0); "
+        "'npuzzle COMMAND --help' describes a command.\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"npuzzle {__version__}")
@@ -61,7 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    if not (sys.argv[1:] if argv is None else argv):
+        print(parser.format_help(), end="")
+        return EXIT_OK
+    args = _parse(parser, argv)
     _, run = _COMMANDS[args.command]
     warnings.showwarning = functools.partial(_show_warning, args.command)
     try:
@@ -81,6 +86,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"npuzzle {args.command}: {stdout_failed(e)}", file=sys.stderr)
         return EXIT_INPUT
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; positions given on both sides of an option (``solve A --json B``) are all
+    taken (argparse alone stops collecting them at the first option)."""
+    args, extra = parser.parse_known_args(argv)
+    if extra and isinstance(getattr(args, "positions", None), list) and not any(
+            e.startswith("-") and e != "-" for e in extra):
+        args.positions += extra
+        return args
+    return parser.parse_args(argv)  # the usage error for what is left over
 
 
 def _show_warning(command: str, message: Warning | str, category: type[Warning], filename: str, lineno: int,

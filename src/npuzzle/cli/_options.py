@@ -14,8 +14,18 @@ import sys
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from ..board import GOALS, Board, Goal
-from ..errors import NPuzzleError, quote_input
-from ..notation import parse_lines, parse_position, parse_shape, position_texts, read_bounded, read_positions
+from ..errors import InvalidBoardError, NPuzzleError, quote_input
+from ..notation import (
+    Entry,
+    argument_entries,
+    parse_position,
+    parse_shape,
+    position_texts,
+    read_bounded,
+    read_text,
+)
+from ..notation import read_entries as read_entries_text
+from ..present import invalid_text
 from ..search import METHODS, PRUNING
 from ..search.limits import MAX_WEIGHT
 
@@ -207,16 +217,27 @@ def add_shape(
 
 def add_positions(p: argparse.ArgumentParser) -> None:
     """POSITION arguments, ``--file``, ``--shape`` and ``--goal``: what ``read_boards`` reads."""
-    p.add_argument("positions", nargs="*", metavar="POSITION", help="positions to read (see notation below)")
+    p.add_argument("positions", nargs="*", metavar="POSITION",
+                   help="positions to read (see notation below); '-' reads standard input, which is also "
+                   "read when no position is given and it is not a terminal")
     p.add_argument("--file", "-f", action="append", default=[], metavar="FILE",
-                   help="read positions from FILE, one a line, '#' starts a comment ('-' = stdin); "
-                   "at most 256 MiB, lines of at most 64 MiB")
+                   help="read positions from FILE, one a line (or a board drawn one row a line, then a "
+                   "blank line), '#' starts a comment ('-' = stdin); at most 256 MiB, lines of at most 64 MiB")
+    p.add_argument("--strict", action="store_true",
+                   help="stop at the first input that is no position, before solving anything (by default "
+                   "it is reported, as a record with its line, and the others are solved)")
     add_shape(p)
     add_goal(p)
 
 
-def add_json(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print one JSON object per position")
+def add_json(p: argparse.ArgumentParser, help: str = "print one JSON record per input, in order "
+             "(docs/json.md)") -> None:
+    p.add_argument("--json", action="store_true", help=help)
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="on a terminal, no notice of kernels being compiled and no live status line")
 
 
 def add_method(p: argparse.ArgumentParser, default: str, help: str | None = None) -> None:
@@ -238,15 +259,55 @@ def add_timeout(p: argparse.ArgumentParser, help: str) -> None:
 # -- reading positions ---------------------------------------------------------------------------
 
 
-def read_boards(args: argparse.Namespace) -> list[Board]:
-    """The positions of ``add_positions``' arguments: POSITIONs first, then each ``--file``."""
-    boards = [parse_position(text, args.shape) for text in position_texts(args.positions)]
+def read_entries(args: argparse.Namespace) -> list[Entry]:
+    """The positions of ``add_positions``' arguments, in order, each read or refused on its own
+    (``notation.Entry``): POSITIONs (``-`` reads standard input there), then each ``--file``;
+    with neither, standard input when it is not a terminal. With ``--strict`` the first bad one
+    stops everything (``InvalidBoardError`` naming its place) before anything is solved."""
+    entries: list[Entry] = []
+    texts = position_texts(args.positions)
+    for i, text in enumerate(texts, 1):
+        entries.extend(_stdin_entries(args.shape) if text == "-" else [_argument_entry(text, i, args.shape)])
     for path in args.file:
         if path == "-":
-            text = read_bounded(sys.stdin.buffer, "<stdin>")
-            boards.extend(parse_lines(text, args.shape, source="<stdin>"))
+            entries.extend(_stdin_entries(args.shape))
         else:
-            boards.extend(read_positions(path, args.shape))
-    if not boards:
-        raise NPuzzleError("no position given: pass POSITION arguments or --file FILE")
+            entries.extend(read_entries_text(read_text(path), args.shape, source=path))
+    if not texts and not args.file:
+        if _stdin_is_terminal():
+            raise NPuzzleError("no position given: pass POSITION arguments or --file FILE, "
+                               "or pipe positions to standard input")
+        entries = _stdin_entries(args.shape)
+    if not entries:
+        raise NPuzzleError("no position in the input (only blank lines and comments)")
+    bad = next((e for e in entries if e.board is None), None)
+    if bad is not None and getattr(args, "strict", False):
+        raise InvalidBoardError(invalid_text(bad, bad.source != "argument" or len(entries) > 1))
+    return entries
+
+
+def _argument_entry(text: str, number: int, shape: tuple[int, int] | None) -> Entry:
+    return argument_entries([text], shape)[0]._replace(number=number)
+
+
+def _stdin_is_terminal() -> bool:
+    """Whether standard input is a terminal (or absent, or not a real file: a test's capture)."""
+    try:
+        return sys.stdin is None or sys.stdin.isatty() or sys.stdin.fileno() < 0
+    except (OSError, ValueError, AttributeError):
+        return True
+
+
+def _stdin_entries(shape: tuple[int, int] | None) -> list[Entry]:
+    return read_entries_text(read_bounded(sys.stdin.buffer, "<stdin>"), shape, source="<stdin>")
+
+
+def read_boards(args: argparse.Namespace) -> list[Board]:
+    """The positions of ``add_positions``' arguments (see ``read_entries``); the first bad one
+    raises ``InvalidBoardError`` naming its place."""
+    boards = []
+    for entry in read_entries(args):
+        if entry.board is None:
+            raise InvalidBoardError(invalid_text(entry))
+        boards.append(entry.board)
     return boards

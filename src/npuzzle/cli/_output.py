@@ -1,4 +1,5 @@
-"""Writing output: one place turns a full disk or a file that takes no writes into a message.
+"""Writing output: one place turns a full disk or a file that takes no writes into a message;
+and what a terminal shows while a command runs (``Live``: the compile notice, a status line).
 
 ``writing(path)`` opens a file only when there is something to write into it, and reports every
 ``OSError`` of opening, writing or closing it as an ``NPuzzleError`` naming the file and the
@@ -10,12 +11,16 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import BinaryIO
+from contextlib import ExitStack, contextmanager
+from typing import TYPE_CHECKING, BinaryIO
 
-from .. import present
+from .. import config, present
 from ..errors import NPuzzleError
+
+if TYPE_CHECKING:
+    from ..search.limits import Progress, ProgressCallback
 
 
 @contextmanager
@@ -51,3 +56,52 @@ def stdout_failed(error: OSError) -> str:
     except (OSError, ValueError, AttributeError):  # a stdout without a file descriptor (tests)
         pass
     return present.write_error_text(error)
+
+
+class Live:
+    """What stderr shows while a command runs, when it is a terminal and ``quiet`` is off: the
+    notice that kernels are being compiled, and a status line rewritten in place (``\\r``) once
+    a search has run ``config.status_after()`` seconds, cleared when it ends."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.after = config.status_after()
+        self.shown = False
+        self._last = 0.0
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """The block runs with the compile notice armed; the status line is cleared at its end."""
+        from ..search import compile_notice
+
+        with ExitStack() as stack:
+            if self.enabled:
+                stack.enter_context(compile_notice(self.notice))
+            try:
+                yield
+            finally:
+                self.clear()
+
+    def notice(self) -> None:
+        self.clear()
+        print(present.compile_notice_text(), file=sys.stderr, flush=True)
+
+    def progress(self, progress: Progress) -> None:
+        """An ``on_progress`` callback: redraw the status line (at most five times a second)."""
+        now = time.monotonic()
+        if not self.enabled or progress.wall_seconds < self.after or now - self._last < 0.2:
+            return
+        self._last = now
+        sys.stderr.write("\r" + present.progress_text(progress) + "\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+    def callback(self) -> ProgressCallback | None:
+        """``progress`` when enabled, else None (the search then runs in its larger slices)."""
+        return self.progress if self.enabled else None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import NPuzzleError, quote_input
 from ..instances import BENCHMARK_SETS
-from ._options import EXIT_INPUT, EXIT_LIMIT, EXIT_OK, add_heuristic, add_method, add_pruning, add_timeout
+from ._options import EXIT_INPUT, EXIT_LIMIT, EXIT_OK, add_heuristic, add_json, add_method, add_pruning, add_timeout
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -27,6 +27,7 @@ def add(sub: Subparsers) -> None:
     add_heuristic(p, "manhattan")
     add_pruning(p)
     add_timeout(p, "limit per instance")
+    add_json(p, "print one JSON record per instance and a summary record (docs/json.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         raise NPuzzleError(f"bad --ids {quote_input(args.ids)}: {e}") from None
     try:
         rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout,
-                             pruning=args.pruning)
+                             pruning=args.pruning, as_json=args.json)
     except ValueError as e:
         raise NPuzzleError(str(e)) from None
     if any(not r.solution.solved for r in rows):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
 from .. import present
-from ._options import EXIT_INPUT, EXIT_OK, NOTATION_HELP, add_goal_board, add_json, add_positions, goal_of, read_boards
+from ._batch import Batch
+from ._options import EXIT_INPUT, NOTATION_HELP, add_goal_board, add_json, add_positions, goal_of, read_entries
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -17,7 +17,9 @@ def add(sub: Subparsers) -> None:
     p = sub.add_parser(
         "check",
         help="validate positions: shape, solvability (with the parity reason), Manhattan distance",
-        description="Validate positions and tell whether the goal can be reached.",
+        description="Validate positions and tell whether the goal can be reached. Each input gets "
+        "its answer, in order; exit status 0 if every position can reach the goal, 1 if any "
+        "cannot or is no position.",
         epilog=NOTATION_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -27,11 +29,17 @@ def add(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    status = EXIT_OK
     goal = goal_of(args)
-    for board in read_boards(args):
-        record = present.check_record(board, goal)
-        if not record["solvable"]:
-            status = EXIT_INPUT
-        print(json.dumps(record) if args.json else present.check_text(board, record))
-    return status
+    entries = read_entries(args)
+    batch = Batch("check", entries, args.json, ("solvable", "unsolvable", "invalid"))
+    for entry in entries:
+        if entry.board is None:
+            batch.invalid(entry)
+            continue
+        record = present.check_record(entry.board, goal, entry)
+        batch.count(record["status"], EXIT_INPUT if record["status"] == "unsolvable" else 0)
+        if args.json:
+            batch.emit(record)
+        else:
+            print(present.check_text(entry.board, record), flush=True)
+    return batch.finish()

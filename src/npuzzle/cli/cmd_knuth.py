@@ -18,7 +18,8 @@ def add(sub: Subparsers) -> None:
         "(0 = blank, goal 123456789abcdef0), with the programs' own input checks, messages and "
         "exit statuses, a ' ... no solution with H+K moves (T sec)' line after each failed round "
         "(H happy moves: each brings its piece closer to home; K sad ones) and the pieces pushed, "
-        "in hex.",
+        "in hex. It reproduces the original programs faithfully, quirks included (their messages, "
+        "exit statuses, move orders and timing lines); 'npuzzle solve' is the tool for everyday use.",
         epilog="exit status: 0 (also for an unreachable goal, as in Knuth's programs), "
         "255 usage, 254 bad digit, 253 a digit used twice, 252 a digit missing",
     )

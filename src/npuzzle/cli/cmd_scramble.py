@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 from typing import TYPE_CHECKING
 
 from .. import present
 from ..notation import NOTATIONS, check_notation
-from ._options import EXIT_OK, add_goal, add_shape, positive_int, seed_arg
+from ._options import EXIT_OK, add_goal, add_json, add_shape, positive_int, seed_arg
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -34,6 +35,7 @@ def add(sub: Subparsers) -> None:
     add_goal(p)
     p.add_argument("--notation", choices=NOTATIONS, default="rows",
                    help="output notation: rows (1 2 3/4 5 6/7 8 0), list, hex (<= 16 cells), grid")
+    add_json(p, "print one JSON record per position (its tiles, and the position in --notation)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,5 +44,9 @@ def run(args: argparse.Namespace) -> int:
     check_notation(args.notation, args.shape)
     h, w = args.shape
     boards = instances.scramble(h, w, args.count, seed=args.seed, walk=args.walk, worst=args.worst, goal=args.goal)
-    print(present.positions_text(boards, args.notation))
+    if args.json:
+        for i, board in enumerate(boards, 1):
+            print(json.dumps(present.scramble_record(board, i, args.seed, args.goal, args.notation)))
+    else:
+        print(present.positions_text(boards, args.notation))
     return EXIT_OK

@@ -11,8 +11,8 @@ from .. import present
 from ..errors import NPuzzleError
 from ..search import REALTIME_METHODS
 from ..search.limits import INTERRUPTED, Limit
+from ._batch import Batch
 from ._options import (
-    EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
     EXIT_OK,
@@ -24,21 +24,34 @@ from ._options import (
     add_method,
     add_positions,
     add_pruning,
+    add_quiet,
     add_timeout,
     goal_of,
     positive_int,
-    read_boards,
+    read_entries,
     size_arg,
     weight_arg,
 )
-from ._output import check_writable, writing
+from ._output import Live, check_writable, writing
 
 if TYPE_CHECKING:
     from ..board import Board, Goal
+    from ..notation import Entry
     from ..search.limits import Iteration, Solution
     from ._options import Subparsers
 
-EPILOG = NOTATION_HELP + """
+EPILOG = """examples:
+  npuzzle solve bc9e80df3412a756               a 4x4 board in Knuth's 16 hex digits
+  npuzzle solve "8 6 7/2 5 4/3 0 1"            a 3x3 board, rows joined by '/'
+  npuzzle solve -f boards.txt --json           a file, one position a line; JSON records
+  npuzzle solve 159d26ae37bf48c0 --timeout 60 --verbose
+                                               give up after a minute; show each iteration
+  npuzzle solve --method astar --weight 1.5 "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"
+                                               faster, at most 1.5 times the optimum
+  npuzzle scramble --shape 100x100 | npuzzle solve -f - --count-only
+                                               a 100x100 board in real time
+
+""" + NOTATION_HELP + """
 methods:
   auto      a saved BFS table if there is one; IDA* (optimal) up to 16 cells; real time beyond
   idastar   iterative-deepening A*: optimal, little memory (Korf 1985)
@@ -72,7 +85,10 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--max-nodes", type=positive_int, metavar="N",
                    help="stop a search after generating N nodes, exit status 3")
     p.add_argument("--max-memory", type=size_arg, metavar="SIZE",
-                   help="A*: stop cleanly before storing more than SIZE (e.g. 512M, 2G), exit status 3")
+                   help="A*: stop cleanly, exit status 3, before its node store (the positions it "
+                   "keeps, their hash table and open list) would grow beyond SIZE (e.g. 512M, 2G; "
+                   "default 2G or half the free memory). Not counted: the program itself (about "
+                   "200 MB) and the tables of the bound (pdb:7-8: 550 MB); IDA* stores no nodes")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--count-only", action="store_true",
                         help="real time: print only the number of moves and the report")
@@ -85,7 +101,8 @@ def add(sub: Subparsers) -> None:
                    "board (JSON: a 'steps' list of positions)")
     add_json(p)
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="report every iteration (threshold, nodes, CPU seconds) on stderr")
+                   help="report the first bound and every iteration (threshold, nodes, CPU seconds) on stderr")
+    add_quiet(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,37 +111,46 @@ def run(args: argparse.Namespace) -> int:
         raise NPuzzleError("--count-only and --moves-out go with --method realtime")
     limit = Limit(timeout=args.timeout, max_nodes=args.max_nodes, max_memory=args.max_memory)
     goal = _goal(args, streaming)
-    boards = read_boards(args)
+    entries = read_entries(args)
     if args.moves_out not in (None, "-"):
-        _check_moves_out(args.moves_out, len(boards))
-    status = EXIT_OK
-    for i, board in enumerate(boards):
-        if i and not args.json:
-            print()
-        reason = board.unsolvable_reason(goal)
+        _check_moves_out(args.moves_out, len(entries))
+    batch = Batch("solve", entries, args.json, ("solved", "stopped", "unsolvable", "invalid"))
+    shown = False  # text mode: a blank line between two solutions
+    for entry in entries:
+        if entry.board is None:
+            batch.invalid(entry)
+            continue
+        reason = entry.board.unsolvable_reason(goal)
         if reason is not None:
-            print(f"npuzzle solve: {present.unsolvable_text(board, reason)}", file=sys.stderr)
-            status = max(status, EXIT_INPUT)
+            batch.unsolvable(entry, goal, reason)
             continue
+        if shown and not args.json:
+            print()
+        shown = True
         if streaming:
-            _solve_streaming(board, args)
+            _solve_streaming(entry, args)
+            batch.count("solved")
             continue
-        solution = _solve(board, args, limit, goal)
-        report = present.report_for(solution)
-        if args.json:
-            record = present.solution_record(solution, report)
-            if args.steps:
-                record["steps"] = present.steps_record(solution)
-            print(json.dumps(record), flush=True)
-        else:
-            print(present.solution_text(solution, report), flush=True)
-            if args.steps and solution.solved:
-                print(present.steps_text(solution), flush=True)
+        solution = _solve(entry.board, args, limit, goal)
+        _show(solution, entry, args, limit)
         if solution.status == INTERRUPTED:
             return EXIT_INTERRUPTED
-        if not solution.solved:
-            status = max(status, EXIT_LIMIT)
-    return status
+        batch.count("solved" if solution.solved else "stopped", EXIT_OK if solution.solved else EXIT_LIMIT)
+    return batch.finish()
+
+
+def _show(solution: Solution, entry: Entry, args: argparse.Namespace, limit: Limit) -> None:
+    """A solution (or the bound a stopped search proved) as a record or as text, with --steps."""
+    report = present.report_for(solution)
+    if args.json:
+        record = present.solution_record(solution, report, entry)
+        if args.steps:
+            record["steps"] = present.steps_record(solution)
+        print(json.dumps(record), flush=True)
+    else:
+        print(present.solution_text(solution, report, limit), flush=True)
+        if args.steps and solution.solved:
+            print(present.steps_text(solution), flush=True)
 
 
 def _goal(args: argparse.Namespace, streaming: bool) -> Goal | Board:
@@ -144,10 +170,6 @@ def _check_moves_out(path: str, count: int) -> None:
     check_writable(path)
 
 
-def _print_iteration(iteration: Iteration, final: bool) -> None:
-    print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
-
-
 def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Board) -> Solution:
     from ..search import solve
 
@@ -158,17 +180,43 @@ def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Bo
     if args.steps and board.size > present.DRAWN_CELLS:
         raise NPuzzleError(f"--steps draws boards of at most {present.DRAWN_CELLS} cells, not "
                            f"{board.height}x{board.width}")
-    if args.verbose:
-        print(present.search_start_text(board, goal), file=sys.stderr, flush=True)
-    return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=goal,
-                 weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
-                 on_iteration=_print_iteration if args.verbose else None)
+    live = Live(args.quiet)
+
+    def print_iteration(iteration: Iteration, final: bool) -> None:
+        live.clear()
+        print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
+
+    with live.running():
+        if args.verbose:
+            print(_start_text(board, args, goal), file=sys.stderr, flush=True)
+        return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=goal,
+                     weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
+                     on_iteration=print_iteration if args.verbose else None, on_progress=live.callback())
 
 
-def _solve_streaming(board: Board, args: argparse.Namespace) -> None:
+def _start_text(board: Board, args: argparse.Namespace, goal: Goal | Board) -> str:
+    """The verbose first line: the first bound and the heuristic that gives it (none in real time,
+    nor for a goal board)."""
+    from ..heuristics.registry import first_bound
+    from ..search import AUTO_OPTIMAL_CELLS
+
+    realtime = args.method == "realtime" or (args.method == "auto" and board.size > AUTO_OPTIMAL_CELLS)
+    if realtime or not isinstance(goal, str):
+        return present.search_start_text(board, goal)
+    return present.search_start_text(board, goal, *first_bound(board, goal, args.heuristic))
+
+
+def _solve_streaming(entry: Entry, args: argparse.Namespace) -> None:
     """Real time with --count-only or --moves-out: the moves never become a Python list."""
+    with Live(args.quiet).running():
+        _stream(entry, args)
+
+
+def _stream(entry: Entry, args: argparse.Namespace) -> None:
     from ..search.realtime import streamed_report
 
+    board = entry.board
+    assert board is not None
     if args.count_only:
         report = streamed_report(board, goal=args.goal, method=args.realtime_method)
     elif args.moves_out == "-":
@@ -181,7 +229,7 @@ def _solve_streaming(board: Board, args: argparse.Namespace) -> None:
             report = streamed_report(board, out, goal=args.goal, method=args.realtime_method)
     to_stderr = args.moves_out == "-"
     if args.json:
-        print(json.dumps(present.report_record(report, args.realtime_method)),
+        print(json.dumps(present.report_record(report, args.realtime_method, entry)),
               file=sys.stderr if to_stderr else sys.stdout, flush=True)
     else:
         print(present.report_text(report), file=sys.stderr if to_stderr else sys.stdout, flush=True)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from typing import TYPE_CHECKING
 
 from .. import present
-from ._options import EXIT_OK, Parser, add_goal, add_shape, cell_arg, positive_int, seed_arg, shape_arg
+from ._options import EXIT_OK, Parser, add_goal, add_json, add_shape, cell_arg, positive_int, seed_arg, shape_arg
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -50,6 +52,7 @@ def add(sub: Subparsers) -> None:
 
 
 def _add_plot(p: argparse.ArgumentParser) -> None:
+    add_json(p, "print the result as one JSON record (docs/json.md)")
     p.add_argument("--plot", metavar="FILE", help="also save the histogram as an image, its format from the "
                    "file name, e.g. lengths.png (needs matplotlib: pip install 'npuzzle[plot]')")
 
@@ -69,11 +72,14 @@ def _bfs(args: argparse.Namespace) -> None:
     blank = bfs.goal_blank(h, w, args.goal, args.blank_cell)
     counts = bfs.distribution(h, w, blank_cell=blank, save=args.save, progress=True)
     label = stats.distribution_label(h, w, blank)
-    print(present.distribution_text(label, counts, bfs.goal_name(h, w, blank), table=args.table))
+    if args.json:
+        print(json.dumps(present.distribution_record(h, w, label, counts, bfs.goal_name(h, w, blank))))
+    else:
+        print(present.distribution_text(label, counts, bfs.goal_name(h, w, blank), table=args.table))
     if args.plot:
         title = present.distribution_title(h, w, counts, bfs.goal_name(h, w, blank))
         stats.save_plot(counts, args.plot, title, "distance to the goal (moves)")
-        print(present.plot_saved_text(args.plot))
+        _plot_saved(args)
 
 
 def _happy(args: argparse.Namespace) -> None:
@@ -84,10 +90,13 @@ def _happy(args: argparse.Namespace) -> None:
     if args.plot:
         stats.pyplot()  # fail before searching if matplotlib is missing
     counts = bfs.happy_count(True, height=h, width=w, goal=args.goal)
-    print(present.happy_text(h, w, args.goal, counts))
+    if args.json:
+        print(json.dumps(present.happy_record(h, w, args.goal, counts)))
+    else:
+        print(present.happy_text(h, w, args.goal, counts))
     if args.plot:
         stats.save_plot(counts, args.plot, present.happy_title(h, w, args.goal), "distance to the goal (moves)")
-        print(present.plot_saved_text(args.plot))
+        _plot_saved(args)
 
 
 def _sample(args: argparse.Namespace) -> None:
@@ -97,7 +106,15 @@ def _sample(args: argparse.Namespace) -> None:
     if args.plot:
         stats.pyplot()  # fail before solving if matplotlib is missing
     lengths = stats.sample_lengths(h, w, args.count, seed=args.seed, goal=args.goal)
-    print(present.sample_text(h, w, args.goal, args.seed, lengths))
+    if args.json:
+        print(json.dumps(present.sample_record(h, w, args.goal, args.seed, lengths)))
+    else:
+        print(present.sample_text(h, w, args.goal, args.seed, lengths))
     if args.plot:
         stats.save_plot(stats.histogram(lengths), args.plot, present.sample_title(h, w, args.count))
-        print(present.plot_saved_text(args.plot))
+        _plot_saved(args)
+
+
+def _plot_saved(args: argparse.Namespace) -> None:
+    """Where the image went: on stdout, or on stderr when stdout holds JSON."""
+    print(present.plot_saved_text(args.plot), file=sys.stderr if args.json else sys.stdout)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 from .. import present
 from ..board import GOALS
 from ..errors import NPuzzleError, quote_input
-from ._options import EXIT_INPUT, EXIT_OK, Parser, add_goal, add_shape
+from ._options import EXIT_INPUT, EXIT_OK, Parser, add_goal, add_json, add_shape
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -25,10 +26,11 @@ def add(sub: Subparsers) -> None:
                        "$XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle).")
     tsub = p.add_subparsers(dest="tables_command", metavar="ACTION", parser_class=Parser)
     tsub.required = True
-    tsub.add_parser("list", help="list the stored tables",
-                    description="List the stored tables by the names that build them, with size and date; "
-                    "internal tables (BFS distance tables, the move automaton) are marked, damaged files "
-                    "flagged (files under 1 GB are checked in full).")
+    lst = tsub.add_parser("list", help="list the stored tables",
+                          description="List the stored tables by the names that build them, with size and "
+                          "date; internal tables (BFS distance tables, the move automaton) are marked, damaged "
+                          "files flagged (files under 1 GB are checked in full).")
+    add_json(lst, "print one JSON record per table (docs/json.md)")
     b = tsub.add_parser(
         "build", help="build a pattern database (pdb:NAME) and store it",
         description="Build the pattern databases of a partition and store them (one file). Shipped "
@@ -57,7 +59,12 @@ def run(args: argparse.Namespace) -> int:
     if args.tables_command == "list":
         from ..heuristics import pattern_db  # noqa: F401  (registers the checks of their kinds)
         from ..search import bfs, fsm  # noqa: F401
-        print(present.table_list_text(tables.list_tables(), config.data_dir()))
+        infos = tables.list_tables()
+        if args.json:
+            for info in infos:
+                print(json.dumps(present.table_record(info)))
+        else:
+            print(present.table_list_text(infos, config.data_dir()))
         return EXIT_OK
     if args.tables_command == "build":
         return _build(args)

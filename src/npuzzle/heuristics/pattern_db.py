@@ -69,6 +69,46 @@ KNOWN_MAX: dict[tuple[int, int, str, str], tuple[int, ...]] = {
 }
 
 
+#: The partitions advised after a slow search, cheapest first, with a rough build time (one core).
+ADVISED: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {
+    (4, 4): (("6-6-3", "about 5 s"), ("7-8", "a few minutes")),
+}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A partition that would make searches faster: its name, whether it is built already, a
+    rough build time, its size on disk and the memory its build needs (bytes)."""
+
+    name: str
+    built: bool
+    build_time: str
+    disk_bytes: int
+    build_memory: int
+
+
+def advised(height: int, width: int, goal: Goal, heuristic: str) -> list[Advice]:
+    """The partitions of ``ADVISED`` stronger than the one ``heuristic`` uses (if any), cheapest
+    first.
+
+    >>> [a.name for a in advised(4, 4, "standard", "pdb:6-6-3+wd")]
+    ['7-8']
+    >>> advised(3, 3, "standard", "lc")
+    []
+    """
+    shipped = SHIPPED.get((height, width), ())
+    used = heuristic.split("+")[0].removeprefix("pdb:") if heuristic.startswith("pdb:") else None
+    rank = shipped.index(used) if used in shipped else len(shipped)
+    n = height * width
+    out = []
+    for name, when in ADVISED.get((height, width), ()):
+        if name in shipped and shipped.index(name) < rank:
+            groups = groups_for(name, height, width, goal)
+            out.append(Advice(name, name in built(height, width, goal), when,
+                              sum(placements(n, len(g)) for g in groups), build_bytes(groups, n)))
+    return out
+
+
 def groups_for(name: str, height: int, width: int, goal: Goal = "standard") -> tuple[tuple[int, ...], ...]:
     """The patterns (tile tuples) of partition ``name`` on a ``height x width`` board.
 

@@ -220,6 +220,20 @@ def evaluate(board: Board, goal: Goal, name: str) -> int:
     return kernel_heuristic(name, board.height, board.width, goal).value(board)
 
 
+def first_bound(board: Board, goal: Goal, name: str) -> tuple[str, int]:
+    """The heuristic a search of ``board`` starts from (``auto`` resolved as ``auto_heuristic``
+    does) and its value, the first bound of IDA* and A*.
+
+    >>> from npuzzle import Board
+    >>> first_bound(Board(2, 2, (1, 2, 0, 3)), "standard", "lc")
+    ('lc', 1)
+    """
+    if name == "auto":
+        name = auto_heuristic(board.height, board.width, goal)[0]
+    name = parse(name).name
+    return name, evaluate(board, goal, name)
+
+
 #: Largest side of a board whose walking-distance tables ``auto`` builds on the fly (4x4: 0.3 s).
 AUTO_WD_SIDE = 4
 

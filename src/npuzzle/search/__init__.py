@@ -8,10 +8,13 @@ optimal: Parberry's algorithm and a greedy refinement).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from ..heuristics import HEURISTICS
-from .limits import Limit, Solution, Stats
+from .limits import Limit, Progress, ProgressCallback, Solution, Stats
 from .registry import (
     METHODS,
     PRUNING,
@@ -40,6 +43,7 @@ def solve(
     realtime_method: str = "greedy",
     on_iteration: IterationCallback | None = None,
     pruning: str = "auto",
+    on_progress: ProgressCallback | None = None,
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
 
@@ -50,6 +54,8 @@ def solve(
     ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``
     is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``registry.PRUNING``).
+    ``on_progress(progress)`` is called a few times a second while IDA* or A* runs (bound, nodes,
+    wall and CPU seconds: ``limits.Progress``), for a live status.
     Raises ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be
     reached.
 
@@ -65,17 +71,10 @@ def solve(
 
             return solve_for_board(board, goal, lambda start: solve(
                 start, method=method, heuristic=heuristic, limit=limit, weight=weight,
-                realtime_method=realtime_method, on_iteration=on_iteration, pruning=pruning))
+                realtime_method=realtime_method, on_iteration=on_iteration, pruning=pruning,
+                on_progress=on_progress))
         goal = named
-    check_goal(goal)
-    if method != "auto":
-        registered(method)
-    if heuristic != "auto":
-        from ..heuristics.registry import parse
-
-        heuristic = parse(heuristic).name
-    request = Request(goal, heuristic, limit, weight, check_realtime_method(realtime_method),
-                      check_pruning(pruning), on_iteration)
+    request = _request(method, heuristic, limit, goal, weight, realtime_method, on_iteration, pruning, on_progress)
     board.require_solvable(goal)
     _check_options(method, request)
     if method == "auto":
@@ -86,6 +85,22 @@ def solve(
             return answer
         method = _auto_method(board, request)
     return registered(method).load()(board, request)
+
+
+def _request(
+    method: str, heuristic: str, limit: Limit | None, goal: Goal, weight: float, realtime_method: str,
+    on_iteration: IterationCallback | None, pruning: str, on_progress: ProgressCallback | None,
+) -> Request:
+    """``solve``'s options checked once (the goal, the method's and the heuristic's names, ...)."""
+    check_goal(goal)
+    if method != "auto":
+        registered(method)
+    if heuristic != "auto":
+        from ..heuristics.registry import parse
+
+        heuristic = parse(heuristic).name
+    return Request(goal, heuristic, limit, weight, check_realtime_method(realtime_method),
+                   check_pruning(pruning), on_iteration, on_progress)
 
 
 def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board = "standard") -> int:
@@ -135,6 +150,23 @@ def _auto_method(board: Board, request: Request) -> str:
     return "idastar" if board.size <= AUTO_OPTIMAL_CELLS else "realtime"
 
 
+@contextmanager
+def compile_notice(callback: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, call ``callback()`` once if numba starts compiling a kernel (on first
+    use, or after an upgrade); a kernel loaded from numba's on-disk cache does not call it.
+
+    >>> with compile_notice(lambda: print("compiling")):
+    ...     pass
+    """
+    from .._kernels.jit import on_first_compile
+
+    stop = on_first_compile(callback)
+    try:
+        yield
+    finally:
+        stop()
+
+
 def warmup() -> None:
     """Compile (or load from the cache) every search kernel."""
     from . import astar, idastar, realtime
@@ -145,5 +177,5 @@ def warmup() -> None:
         realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)
 
 
-__all__ = ["Limit", "Solution", "Stats", "Request", "solve", "lower_bound", "warmup", "METHODS", "HEURISTICS",
-           "PRUNING", "REALTIME_METHODS", "IterationCallback"]
+__all__ = ["Limit", "Solution", "Stats", "Progress", "ProgressCallback", "Request", "solve", "lower_bound",
+           "warmup", "compile_notice", "METHODS", "HEURISTICS", "PRUNING", "REALTIME_METHODS", "IterationCallback"]

@@ -46,6 +46,7 @@ from .limits import (
     Clock,
     Iteration,
     Limit,
+    ProgressCallback,
     Solution,
     Stats,
     checked_solution,
@@ -210,7 +211,7 @@ def solve_request(board: Board, request: Request) -> Solution:
     if heuristic == "auto":
         heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
     return astar(board, goal=request.goal, heuristic=heuristic, weight=request.weight, limit=request.limit,
-                 on_iteration=request.on_iteration)
+                 on_iteration=request.on_iteration, on_progress=request.on_progress)
 
 
 def astar(
@@ -221,6 +222,7 @@ def astar(
     weight: float = 1.0,
     limit: Limit | None = None,
     on_iteration: IterationCallback | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> Solution:
     """Solve ``board`` by A* (optimal when ``weight == 1``) or weighted A* (f = g + weight * h).
 
@@ -230,9 +232,10 @@ def astar(
     and the memory (bytes). ``on_iteration(iteration,
     final)`` is called each time the proven lower bound rises. A weighted solution's ``note``
     states its guarantee (length <= weight x optimal) and ``lower_bound`` the bound proven.
+    ``on_progress(progress)`` is called between the kernel's slices (see ``limits.Progress``).
     """
     return run_astar(board, goal=goal, heuristic=heuristic, weight=weight, limit=limit,
-                     on_iteration=on_iteration).solution
+                     on_iteration=on_iteration, on_progress=on_progress).solution
 
 
 def run_astar(
@@ -243,6 +246,7 @@ def run_astar(
     weight: float = 1.0,
     limit: Limit | None = None,
     on_iteration: IterationCallback | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> AStarRun:
     """``astar`` with the memory it used (for benchmarks)."""
     check_goal(goal)
@@ -261,7 +265,7 @@ def run_astar(
     other = other_goal_tables(board, goal, heuristic)
     if other is not None:
         run = run_astar(board.converted(), goal=other, heuristic=heuristic, weight=weight, limit=limit,
-                        on_iteration=on_iteration)
+                        on_iteration=on_iteration, on_progress=on_progress)
         return replace(run, solution=from_other_goal(board, goal, other, run.solution))
     kh = kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
     max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()
@@ -269,11 +273,11 @@ def run_astar(
     method = "astar" if w == 1 else "weighted-astar"
     stats = Stats(generated=1)
     if board.is_goal(goal):
-        stats.seconds = clock.cpu()
+        clock.stamp(stats)
         stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
         sol = checked_solution(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
         return AStarRun(sol, 1, 0)
-    return _Search(board, goal, kh, w, limit, max_memory, clock, stats, on_iteration).run()
+    return _Search(board, goal, kh, w, limit, max_memory, clock, stats, on_iteration, on_progress).run()
 
 
 def _wd_find(kh: KernelHeuristic) -> tuple[np.ndarray, ...]:
@@ -292,12 +296,13 @@ class _Search:
 
     def __init__(self, board: Board, goal: Goal, kh: KernelHeuristic, weight: Fraction, limit: Limit,
                  max_memory: int, clock: Clock, stats: Stats,
-                 on_iteration: IterationCallback | None) -> None:
+                 on_iteration: IterationCallback | None, on_progress: ProgressCallback | None = None) -> None:
         from .._kernels.astar import LC
 
         self.board, self.goal, self.heuristic, self.weight = board, goal, kh.spec.name, weight
         self.limit, self.max_memory, self.clock, self.stats = limit, max_memory, clock, stats
         self.on_iteration = on_iteration
+        self.on_progress = on_progress
         self.method = "astar" if weight == 1 else "weighted-astar"
         self.tables = geometry(board.height, board.width, goal)
         self.kh = kh
@@ -401,6 +406,8 @@ class _Search:
                         budget, capped = max(left, 0), True
                 if self.clock.expired():
                     return self._stop(TIMEOUT)
+                if self.on_progress is not None:
+                    self.on_progress(self.clock.progress(int(ctl[6]), 1 + int(ctl[4])))
                 a = self.a
                 status = astar_slice(
                     self.mode, t.home, t.md, t.nbr, b.width, b.height, num, den, self.bits, bnd, wd_find,
@@ -440,7 +447,7 @@ class _Search:
     def _finish_stats(self) -> None:
         self.stats.generated = 1 + int(self.ctl[4])
         self.stats.expanded = int(self.ctl[5])
-        self.stats.seconds = self.clock.cpu()
+        self.clock.stamp(self.stats)
 
     def _result(self, sol: Solution) -> AStarRun:
         nbytes = self.arrays.nbytes if self.arrays is not None else 0

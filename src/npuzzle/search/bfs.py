@@ -19,7 +19,6 @@ one step closer to home), level by level by Manhattan distance.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +29,7 @@ from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, TableFormatError
 from ..geometry import geometry, neighbours
-from .limits import Solution, Stats, checked_solution
+from .limits import Clock, Limit, Solution, Stats, checked_solution
 
 #: Largest board (in cells) whose whole state space is searched; indices fit in 32 bits.
 MAX_CELLS = 12
@@ -287,8 +286,8 @@ def _saved_table(height: int, width: int, blank: int) -> store.Table | None:
     return cached[1]
 
 
-def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], float] | None:
-    """The tiles pushed along the saved table from ``board`` to ``goal``, and the CPU time."""
+def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], Stats] | None:
+    """The tiles pushed along the saved table from ``board`` to ``goal``, and the time taken."""
     check_goal(goal)
     if board.size > MAX_CELLS:
         return None
@@ -304,26 +303,28 @@ def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], float] | None:
         return None
 
 
-def _walk_table(board: Board, table: store.Table, blank: int) -> tuple[tuple[int, ...], float]:
-    """The tiles pushed walking a checked saved table down from ``board``, and the CPU time."""
+def _walk_table(board: Board, table: store.Table, blank: int) -> tuple[tuple[int, ...], Stats]:
+    """The tiles pushed walking a checked saved table down from ``board``, and the walk's stats."""
     return _walk_down(board, blank, table.data, str(table.path), max_distance(table))
 
 
 def _walk_down(
     board: Board, blank: int, data: np.ndarray, source: str, longest: int
-) -> tuple[tuple[int, ...], float]:
+) -> tuple[tuple[int, ...], Stats]:
     """The tiles pushed walking ``data`` (a 2-bit table of goal blank cell ``blank``) down from
-    ``board``, and the CPU time; no walk is longer than ``longest`` (which stops a corrupt one)."""
+    ``board``, and the walk's stats; no walk is longer than ``longest`` (which stops a corrupt one)."""
     from .._kernels.bfs import walk_down
 
-    start = time.process_time()
+    clock = Clock(Limit())
     sp = space(board.height, board.width, blank)
     cells = np.array(board.tiles, dtype=np.int64)
     moves = np.zeros(longest, dtype=np.int64)
     steps = walk_down(data, cells, blank, sp.size, sp.width, sp.fact_half, sp.popc, sp.nbr, moves)
     if steps < 0:
         raise TableFormatError(f"table file {source}: it does not lead from the position to the goal")
-    return tuple(int(t) for t in moves[:steps]), time.process_time() - start
+    stats = Stats(expanded=int(steps), generated=int(steps) + 1)
+    clock.stamp(stats)
+    return tuple(int(t) for t in moves[:steps]), stats
 
 
 def table_distance(board: Board, goal: Goal = "standard") -> int | None:
@@ -337,8 +338,7 @@ def table_solve(board: Board, goal: Goal = "standard") -> Solution | None:
     walked = _walk(board, goal)
     if walked is None:
         return None
-    moves, seconds = walked
-    stats = Stats(expanded=len(moves), generated=len(moves) + 1, seconds=seconds)
+    moves, stats = walked
     return checked_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table")
 
 
@@ -387,8 +387,8 @@ def _memory_table(height: int, width: int, blank: int) -> np.ndarray:
     return run_bfs(space(height, width, blank), progress=False)[0]
 
 
-def blank_cell_walk(board: Board, blank: int) -> tuple[tuple[int, ...], float]:
-    """An optimal path (tiles pushed, CPU seconds) from ``board`` to ``goal_board(h, w, blank)``:
+def blank_cell_walk(board: Board, blank: int) -> tuple[tuple[int, ...], Stats]:
+    """An optimal path (tiles pushed, and the stats of the walk) from ``board`` to ``goal_board(h, w, blank)``:
     from the saved table of that goal, or one made in memory on boards of up to
     ``IN_MEMORY_CELLS`` cells; ``MissingTableError`` names the command that saves it otherwise."""
     h, w = board.shape
@@ -399,6 +399,7 @@ def blank_cell_walk(board: Board, blank: int) -> tuple[tuple[int, ...], float]:
         return _walk_table(board, saved, blank)
     if board.size > IN_MEMORY_CELLS:
         load_distance_table(h, w, blank_cell=blank)  # raises MissingTableError naming the command
-    start = time.process_time()  # the table's search counts (once per process)
-    moves = _walk_down(board, blank, _memory_table(h, w, blank), "<memory>", 64 * board.size)[0]
-    return moves, time.process_time() - start
+    clock = Clock(Limit())  # the table's search counts (once per process)
+    moves, stats = _walk_down(board, blank, _memory_table(h, w, blank), "<memory>", 64 * board.size)
+    clock.stamp(stats)
+    return moves, stats

@@ -33,6 +33,7 @@ from .limits import (
     Clock,
     Iteration,
     Limit,
+    ProgressCallback,
     Solution,
     Stats,
     checked_solution,
@@ -152,13 +153,13 @@ def _fsm_tables(height: int, width: int, pruning: str) -> tuple[int, np.ndarray]
 
 
 def solve_request(board: Board, request: Request) -> Solution:
-    """``idastar`` for a ``search.solve`` request (``auto`` heuristic resolved, with its hint)."""
-    heuristic, hint = request.heuristic, ""
+    """``idastar`` for a ``search.solve`` request (``auto`` heuristic resolved). Advice on tables
+    that would help is for the front ends to give (``present.advice_text``), after slow searches."""
+    heuristic = request.heuristic
     if heuristic == "auto":
-        heuristic, hint = auto_heuristic(board.height, board.width, request.goal)
-    solution = idastar(board, goal=request.goal, heuristic=heuristic, limit=request.limit,
-                       on_iteration=request.on_iteration, pruning=request.pruning)
-    return dataclasses.replace(solution, note=hint) if hint and not solution.note else solution
+        heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
+    return idastar(board, goal=request.goal, heuristic=heuristic, limit=request.limit,
+                   on_iteration=request.on_iteration, pruning=request.pruning, on_progress=request.on_progress)
 
 
 def idastar(
@@ -170,6 +171,7 @@ def idastar(
     limit: Limit | None = None,
     on_iteration: IterationCallback | None = None,
     pruning: str = "auto",
+    on_progress: ProgressCallback | None = None,
 ) -> Solution:
     """Optimal solution of ``board`` by IDA*.
 
@@ -177,7 +179,8 @@ def idastar(
     ``heuristics.registry`` parses (``"wd+id"``, ``"pdb:6-6-3+wd"``, ...); ``order`` names
     the move order (see ``ORDERS``). ``on_iteration(iteration, final)`` is called after every
     iteration (``final`` is true for the one that found the goal). ``pruning`` (see ``search.PRUNING``)
-    chooses the duplicate pruning. With the Manhattan distance, the ``korf`` order and parent
+    chooses the duplicate pruning. ``on_progress(progress)`` is called between the kernel's
+    slices (see ``limits.Progress``). With the Manhattan distance, the ``korf`` order and parent
     pruning, ``stats.generated`` equals the node counts of Korf (1985).
     """
     check_goal(goal)
@@ -195,11 +198,11 @@ def idastar(
     other = other_goal_tables(board, goal, heuristic)
     if other is not None:
         sol = idastar(board.converted(), goal=other, heuristic=heuristic, order=order, limit=limit,
-                      on_iteration=on_iteration, pruning=pruning)
+                      on_iteration=on_iteration, pruning=pruning, on_progress=on_progress)
         return from_other_goal(board, goal, other, sol)
     kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
     _warm(heuristic, board.height, board.width, goal, pruning)
-    return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit), pruning)
+    return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit), pruning, on_progress)
 
 
 def other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
@@ -241,6 +244,7 @@ def _run(
     on_iteration: IterationCallback | None,
     clock: Clock,
     pruning: str,
+    on_progress: ProgressCallback | None = None,
 ) -> Solution:
     from .._kernels.idastar import CTL_DEPTH, CTL_MIN_OVER, FOUND
 
@@ -248,9 +252,9 @@ def _run(
     done = functools.partial(checked_solution, board, goal, stats=stats, method="idastar", heuristic=heuristic)
     stopped = functools.partial(unfinished, board, goal, stats=stats, method="idastar", heuristic=heuristic)
     if board.is_goal(goal):
-        stats.seconds = clock.cpu()
+        clock.stamp(stats)
         return done((), optimal=True)
-    search = _Search(board, goal, heuristic, order, pruning)
+    search = _Search(board, goal, heuristic, order, pruning, on_progress)
     parity = board.manhattan(goal) & 1
     bound = search.h0 + ((search.h0 & 1) ^ parity)
     try:
@@ -268,7 +272,7 @@ def _run(
             bound = nxt + ((nxt & 1) ^ parity)
     except KeyboardInterrupt:
         # Every threshold below ``bound`` was searched in full: no shorter solution exists.
-        stats.seconds = clock.cpu()
+        clock.stamp(stats)
         return stopped(INTERRUPTED, bound)
 
 
@@ -279,12 +283,16 @@ class _Search:
     """One board's kernel and its arguments: the shape's move tables, the lower bounds'
     arrays, the automaton, and the root's heuristic value and components."""
 
-    def __init__(self, board: Board, goal: Goal, heuristic: str, order: str, pruning: str) -> None:
+    def __init__(self, board: Board, goal: Goal, heuristic: str, order: str, pruning: str,
+                 on_progress: ProgressCallback | None = None) -> None:
         from .._kernels.bounds import LC_TABLES, line_keys
         from .._kernels.idastar import iteration
 
         h, w = board.shape
         self.board = board
+        self.on_progress = on_progress
+        # Smaller slices when someone watches, so that the status is fresh (a slice costs ~10 us).
+        self.slice = config.KERNEL_SLICE_NODES if on_progress is None else config.PROGRESS_SLICE_NODES
         self.cells = np.array(board.tiles, dtype=np.uint64)
         self.shape = shape_arrays(h, w, goal, order)
         lt = line_tables(h, w, goal, heuristic == "lc")
@@ -318,7 +326,9 @@ class _Search:
         cpu_start = clock.cpu()
         status, stop = -1, None
         while status not in (EXHAUSTED, FOUND):
-            budget = config.KERNEL_SLICE_NODES
+            if self.on_progress is not None:
+                self.on_progress(clock.progress(bound, stats.generated + int(ctl[CTL_GENERATED])))
+            budget = self.slice
             if limit.max_nodes is not None:
                 budget = min(budget, limit.max_nodes - (stats.generated + int(ctl[CTL_GENERATED])))
                 if budget <= 0:
@@ -332,7 +342,7 @@ class _Search:
         stats.iterations.append(it)
         stats.generated += it.generated
         stats.expanded += it.expanded
-        stats.seconds = clock.cpu()
+        clock.stamp(stats)
         return status, stop, stack, ctl
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -62,9 +62,30 @@ class Iteration:
     seconds: float
 
 
+@dataclass(frozen=True)
+class Progress:
+    """Where a running search is, reported between two kernel slices: the bound (IDA*'s threshold,
+    A*'s proven lower bound) it is working on, the nodes generated so far, and the wall-clock and
+    CPU seconds since it began."""
+
+    bound: int
+    generated: int
+    wall_seconds: float
+    cpu_seconds: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.generated / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+
+#: ``on_progress(progress)``: called between the kernel slices of a running search (a few times a
+#: second with IDA* and A*), to show a live status.
+ProgressCallback = Callable[[Progress], None]
+
+
 @dataclass
 class Stats:
-    """Node counts and CPU time. What the counts hold depends on the method:
+    """Node counts, CPU and wall-clock time. What the counts hold depends on the method:
 
     - IDA* and A*: ``generated`` counts the way Korf did: every child generated (the move that
       undoes the last one is never generated, nor, with ``fsm`` pruning, a move the automaton
@@ -78,8 +99,9 @@ class Stats:
 
     expanded: int = 0
     generated: int = 0  # nodes generated; real time: moves; BFS table: moves + 1 (see above)
-    seconds: float = 0.0
+    seconds: float = 0.0  # CPU seconds
     iterations: list[Iteration] = field(default_factory=list)
+    wall_seconds: float = 0.0
 
     @property
     def nodes_per_second(self) -> float:
@@ -116,6 +138,22 @@ class Solution:
     @property
     def solved(self) -> bool:
         return self.status == SOLVED
+
+    @property
+    def initial_lower_bound(self) -> int:
+        """The bound the search started from: IDA*'s first threshold, A*'s first bound; the
+        length read off a distance table; the Manhattan distance in real time.
+
+        >>> from npuzzle import solve
+        >>> s = solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="lc")
+        >>> s.initial_lower_bound, s.lower_bound
+        (23, 31)
+        """
+        if self.stats.iterations:
+            return self.stats.iterations[0].threshold
+        if self.method == "bfs-table":
+            return self.lower_bound
+        return self.board.manhattan(self.goal)
 
     def __repr__(self) -> str:
         """Short: shape, goal, outcome, method and heuristic.
@@ -170,6 +208,7 @@ class Solution:
             "length": self.length,
             "optimal": self.optimal,
             "status": self.status,
+            "initial_lower_bound": self.initial_lower_bound,
             "lower_bound": self.lower_bound,
             "method": self.method,
             "heuristic": self.heuristic,
@@ -213,7 +252,7 @@ def checked_solution(
     letters = replayed_letters(board, moves, goal)
     return Solution(
         board, goal, moves, letters, len(moves), optimal, SOLVED,
-        len(moves) if optimal else 0, stats, method, heuristic, note,
+        len(moves) if optimal else board.manhattan(goal), stats, method, heuristic, note,
     )
 
 
@@ -226,14 +265,26 @@ def unfinished(
 
 
 class Clock:
-    """CPU time and wall-clock deadline of one search."""
+    """CPU time, wall-clock time and deadline of one search."""
 
     def __init__(self, limit: Limit) -> None:
         self.cpu0 = time.process_time()
-        self.deadline = None if limit.timeout is None else time.monotonic() + limit.timeout
+        self.wall0 = time.monotonic()
+        self.deadline = None if limit.timeout is None else self.wall0 + limit.timeout
 
     def cpu(self) -> float:
         return time.process_time() - self.cpu0
+
+    def wall(self) -> float:
+        return time.monotonic() - self.wall0
+
+    def stamp(self, stats: Stats) -> None:
+        """Set the CPU and wall-clock seconds of ``stats`` to the time spent until now."""
+        stats.seconds = self.cpu()
+        stats.wall_seconds = self.wall()
+
+    def progress(self, bound: int, generated: int) -> Progress:
+        return Progress(bound, generated, self.wall(), self.cpu())
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline

@@ -281,7 +281,8 @@ def realtime_solve(
     parts = []
     while not m.finished:
         if clock.expired():
-            stats = Stats(seconds=clock.cpu())
+            stats = Stats()
+            clock.stamp(stats)
             return unfinished(board, goal, TIMEOUT, board.manhattan(goal), stats=stats, method=f"realtime-{method}",
                               heuristic="none")
         dirs = np.zeros(CHUNK, dtype=np.uint8)
@@ -292,7 +293,8 @@ def realtime_solve(
     if goal == "blank-first":
         pushed = board.size - pushed
     moves = tuple(pushed.tolist())
-    stats = Stats(expanded=len(moves), generated=len(moves), seconds=clock.cpu())
+    stats = Stats(expanded=len(moves), generated=len(moves))
+    clock.stamp(stats)
     note = f"{len(moves)} moves, Manhattan distance {board.manhattan(goal)}"
     if board.size <= PY_REPLAY_CELLS:
         return checked_solution(board, goal, moves, optimal=False, stats=stats, method=f"realtime-{method}",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..board import Board, Goal
 from ..errors import InvalidBoardError
-from .limits import Iteration, Limit, Solution
+from .limits import Iteration, Limit, ProgressCallback, Solution
 
 if TYPE_CHECKING:
     Solver = Callable[[Board, "Request"], Solution]
@@ -52,6 +52,7 @@ class Request:
     realtime_method: str = "greedy"
     pruning: str = "auto"
     on_iteration: IterationCallback | None = None
+    on_progress: ProgressCallback | None = None
 
 
 @dataclass(frozen=True)
@@ -71,9 +72,9 @@ class Method:
 
 REGISTRY: dict[str, Method] = {m.name: m for m in (
     Method("idastar", "npuzzle.search.idastar:solve_request", "optimal, memory-light (Korf 1985)",
-           frozenset({"heuristic", "pruning", "on_iteration"})),
+           frozenset({"heuristic", "pruning", "on_iteration", "on_progress"})),
     Method("astar", "npuzzle.search.astar:solve_request", "optimal, or weighted with a proven bound",
-           frozenset({"heuristic", "weight", "on_iteration"})),
+           frozenset({"heuristic", "weight", "on_iteration", "on_progress"})),
     Method("realtime", "npuzzle.search.realtime:solve_request",
            "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
            frozenset({"realtime_method"})),

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from ..board import Board, goal_tiles
 from ..errors import InvalidBoardError
-from .limits import Solution, Stats, checked_solution, replayed_letters
+from .limits import Solution, checked_solution, replayed_letters
 
 #: Boards of at most this many cells have distance tables (``search.bfs.MAX_CELLS``).
 MAX_CELLS = 12
@@ -107,9 +107,8 @@ def table_solve_for_board(board: Board, goal: Board) -> Solution:
     for c, t in enumerate(goal.tiles):
         labels[t] = target.tiles[c]
     frame = Frame(tuple(range(board.size)), tuple(labels), False)
-    framed, seconds = blank_cell_walk(frame.apply(board), goal.blank)
+    framed, stats = blank_cell_walk(frame.apply(board), goal.blank)
     moves = frame.original_tiles(framed)
-    stats = Stats(expanded=len(moves), generated=len(moves) + 1, seconds=seconds)
     return checked_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table",
                             note="the blank of neither board is in a corner: solved with the distance table "
                             "of the goal's blank cell")
