@@ -122,9 +122,65 @@ def solve_for_board(board: Board, goal: Board, solve: Callable[[Board], Solution
     instead (boards of at most ``bfs.MAX_CELLS`` cells; see ``table_solve_for_board``)."""
     frame = frame_for(board, goal)
     if frame is None:
+        if board.size > MAX_CELLS:
+            return _via_corner(board, goal, solve)
         return table_solve_for_board(board, goal)
     start = frame.apply(goal if frame.reverse else board)
     framed = solve(start)
     moves = frame.original_tiles(framed.moves)
     letters = replayed_letters(board, moves, goal) if framed.solved else ""
     return replace(framed, board=board, goal=goal, moves=moves, letters=letters)
+
+
+def corner_path(board: Board) -> tuple[int, ...]:
+    """The tiles pushed to take the blank to its nearest corner, straight down (or up), then
+    across: as few moves as any path there.
+
+    >>> corner_path(Board(3, 4, (1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11)))
+    (2, 1)
+    """
+    h, w = board.shape
+    r, c = divmod(board.blank, w)
+    row = 0 if r < h - 1 - r else h - 1
+    col = 0 if c < w - 1 - c else w - 1
+    cells = [q * w + c for q in (range(r - 1, row - 1, -1) if row < r else range(r + 1, row + 1))]
+    cells += [row * w + q for q in (range(c - 1, col - 1, -1) if col < c else range(c + 1, col + 1))]
+    moves, current = [], board
+    for cell in cells:
+        tile = current.tiles[cell]
+        moves.append(tile)
+        current = current.move(tile)
+    return tuple(moves)
+
+
+def _via_corner(board: Board, goal: Board, solve: Callable[[Board], Solution]) -> Solution:
+    """Neither blank in a corner, on a board too large for a distance table: the position's blank
+    is first taken to its nearest corner, then that position is solved (searching backwards from
+    the goal). The answer is short but not proven optimal; its lower bound is the larger of the
+    Manhattan distance and what the search proved, less the moves taken first."""
+    first = corner_path(board)
+    framed = solve_for_board(board.apply(first), goal, solve)
+    bound = max(board.manhattan(goal), framed.lower_bound - len(first))
+    note = (f"the blank of neither board is in a corner: it was first taken to a corner ({len(first)} "
+            "moves), so the length is not proven optimal")
+    if not framed.solved:
+        return replace(framed, board=board, lower_bound=bound, optimal=False, note=note)
+    moves = _cancelled(first + framed.moves)
+    proven = len(moves) <= bound  # the Manhattan distance (or the search's bound) is met
+    return replace(framed, board=board, moves=moves, letters=replayed_letters(board, moves, goal), length=len(moves),
+                   optimal=proven, lower_bound=len(moves) if proven else bound, note="" if proven else note)
+
+
+def _cancelled(moves: tuple[int, ...]) -> tuple[int, ...]:
+    """``moves`` without the pairs that undo each other (a tile pushed twice in a row goes back).
+
+    >>> _cancelled((5, 6, 6, 5, 7))
+    (7,)
+    """
+    kept: list[int] = []
+    for tile in moves:
+        if kept and kept[-1] == tile:
+            kept.pop()
+        else:
+            kept.append(tile)
+    return tuple(kept)
