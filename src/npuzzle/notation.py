@@ -315,7 +315,8 @@ class Entry(NamedTuple):
         return f"argument {self.number}" if self.source == "argument" else f"{self.source}:{self.number}"
 
 
-def _entry(source: str, number: int, text: str, shape: tuple[int, int] | None) -> Entry:
+def read_entry(source: str, number: int, text: str, shape: tuple[int, int] | None = None) -> Entry:
+    """One position read, or refused with its error, at its place (see ``Entry``)."""
     try:
         return Entry(source, number, text, parse_position(text, shape))
     except InvalidBoardError as e:
@@ -328,7 +329,7 @@ def argument_entries(arguments: Sequence[str], shape: tuple[int, int] | None = N
     >>> [(e.where, e.error is None) for e in argument_entries(["1 2/3 0", "1 1/2 0"])]
     [('argument 1', True), ('argument 2', False)]
     """
-    return [_entry("argument", i, text, shape) for i, text in enumerate(position_texts(arguments), 1)]
+    return [read_entry("argument", i, text, shape) for i, text in enumerate(position_texts(arguments), 1)]
 
 
 #: A drawn board of more rows than this is never looked for in a block of lines.
@@ -376,7 +377,7 @@ def read_entries(text: str, shape: tuple[int, int] | None = None, source: str = 
         if board is not None:
             entries.append(Entry(source, block[0][0], "/".join(c for _, c in block), board))
         else:
-            entries.extend(_entry(source, number, content, shape) for number, content in block)
+            entries.extend(read_entry(source, number, content, shape) for number, content in block)
     return entries
 
 

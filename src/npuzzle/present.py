@@ -306,10 +306,10 @@ def invalid_record(entry: Entry) -> dict[str, Any]:
     return {**_head(entry), "status": "invalid", "input": text, "reason": entry.error}
 
 
-def invalid_text(entry: Entry, name_place: bool = True) -> str:
-    """One line for an input that is no position, with its place (``in.txt:3: ...``) unless
-    ``name_place`` is off (a single argument)."""
-    return f"{entry.where}: {entry.error}" if name_place else str(entry.error)
+def invalid_text(entry: Entry, many: bool) -> str:
+    """One line for an input that is no position, with its place (``in.txt:3: ...``) unless it is
+    the only input and an argument (``many``: there are other inputs)."""
+    return f"{entry.where}: {entry.error}" if many or entry.source != "argument" else str(entry.error)
 
 
 def unsolvable_record(board: Board, goal: Goal | Board, reason: str, entry: Entry | None = None) -> dict[str, Any]:

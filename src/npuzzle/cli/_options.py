@@ -17,11 +17,11 @@ from ..board import GOALS, Board, Goal
 from ..errors import InvalidBoardError, NPuzzleError, quote_input
 from ..notation import (
     Entry,
-    argument_entries,
     parse_position,
     parse_shape,
     position_texts,
     read_bounded,
+    read_entry,
     read_text,
 )
 from ..notation import read_entries as read_entries_text
@@ -216,7 +216,7 @@ def add_shape(
 
 
 def add_positions(p: argparse.ArgumentParser) -> None:
-    """POSITION arguments, ``--file``, ``--shape`` and ``--goal``: what ``read_boards`` reads."""
+    """POSITION arguments, ``--file``, ``--shape`` and ``--goal``: what ``read_entries`` reads."""
     p.add_argument("positions", nargs="*", metavar="POSITION",
                    help="positions to read (see notation below); '-' reads standard input, which is also "
                    "read when no position is given and it is not a terminal")
@@ -267,7 +267,7 @@ def read_entries(args: argparse.Namespace) -> list[Entry]:
     entries: list[Entry] = []
     texts = position_texts(args.positions)
     for i, text in enumerate(texts, 1):
-        entries.extend(_stdin_entries(args.shape) if text == "-" else [_argument_entry(text, i, args.shape)])
+        entries.extend(_stdin_entries(args.shape) if text == "-" else [read_entry("argument", i, text, args.shape)])
     for path in args.file:
         if path == "-":
             entries.extend(_stdin_entries(args.shape))
@@ -282,12 +282,8 @@ def read_entries(args: argparse.Namespace) -> list[Entry]:
         raise NPuzzleError("no position in the input (only blank lines and comments)")
     bad = next((e for e in entries if e.board is None), None)
     if bad is not None and getattr(args, "strict", False):
-        raise InvalidBoardError(invalid_text(bad, bad.source != "argument" or len(entries) > 1))
+        raise InvalidBoardError(invalid_text(bad, len(entries) > 1))
     return entries
-
-
-def _argument_entry(text: str, number: int, shape: tuple[int, int] | None) -> Entry:
-    return argument_entries([text], shape)[0]._replace(number=number)
 
 
 def _stdin_is_terminal() -> bool:
@@ -300,14 +296,3 @@ def _stdin_is_terminal() -> bool:
 
 def _stdin_entries(shape: tuple[int, int] | None) -> list[Entry]:
     return read_entries_text(read_bounded(sys.stdin.buffer, "<stdin>"), shape, source="<stdin>")
-
-
-def read_boards(args: argparse.Namespace) -> list[Board]:
-    """The positions of ``add_positions``' arguments (see ``read_entries``); the first bad one
-    raises ``InvalidBoardError`` naming its place."""
-    boards = []
-    for entry in read_entries(args):
-        if entry.board is None:
-            raise InvalidBoardError(invalid_text(entry))
-        boards.append(entry.board)
-    return boards
