@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from .. import present
 from ..notation import Entry
+from ..search.limits import Clock, Limit
 from ._options import EXIT_INPUT, EXIT_OK
 
 
@@ -29,8 +29,7 @@ class Batch:
         self.as_json = as_json
         self.counts = dict.fromkeys(outcomes, 0)
         self.status = EXIT_OK
-        self.wall0 = time.monotonic()
-        self.cpu0 = time.process_time()
+        self.clock = Clock(Limit())
 
     @property
     def many(self) -> bool:
@@ -46,7 +45,7 @@ class Batch:
         if self.as_json:
             self.emit(present.invalid_record(entry))
         else:
-            self.error(present.invalid_text(entry, self.many or entry.source != "argument"))
+            self.error(present.invalid_text(entry, self.many))
 
     def unsolvable(self, entry: Entry, goal: Any, reason: str) -> None:
         """A position the goal cannot be reached from: its record, or a line on stderr."""
@@ -67,6 +66,6 @@ class Batch:
     def finish(self) -> int:
         """The summary line (for more than one position) and the exit status."""
         if self.many:
-            print(present.batch_summary_text(self.command, self.counts, time.monotonic() - self.wall0,
-                                             time.process_time() - self.cpu0), file=sys.stderr, flush=True)
+            print(present.batch_summary_text(self.command, self.counts, self.clock.wall(), self.clock.cpu()),
+                  file=sys.stderr, flush=True)
         return self.status
