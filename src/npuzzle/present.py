@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from . import stats
 from .board import GOAL_TEXT_CELLS, Board, Goal, goal_text
 from .errors import quote_input
-from .notation import Entry, format_moves, format_position
+from .notation import Entry, format_moves, format_position, format_shape
 from .search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
 
 if TYPE_CHECKING:
@@ -287,8 +287,18 @@ def position_fields(board: Board) -> dict[str, Any]:
     >>> position_fields(Board(2, 2, (1, 2, 0, 3)))
     {'shape': '2x2', 'height': 2, 'width': 2, 'tiles': [1, 2, 0, 3]}
     """
-    return {"shape": f"{board.height}x{board.width}", "height": board.height, "width": board.width,
-            "tiles": list(board.tiles)}
+    return {**shape_fields(board.height, board.width), "tiles": list(board.tiles)}
+
+
+def shape_fields(height: int, width: int) -> dict[str, Any]:
+    """One form of a board's shape in every record: ``shape`` (``"HxW"``), ``height``, ``width``."""
+    return {"shape": format_shape((height, width)), "height": height, "width": width}
+
+
+def _record(kind: str) -> dict[str, Any]:
+    """The head of the records of the commands other than ``solve`` and ``check``: the schema's
+    version and the kind of record."""
+    return {"schema_version": SCHEMA_VERSION, "record": kind}
 
 
 #: The longest input excerpt an ``invalid`` record carries.
@@ -386,7 +396,7 @@ def report_record(report: Mapping[str, Any], method: str, entry: Entry | None = 
     file): where the position came from, its shape (not its tiles: such boards can be huge), the
     length and the lower bound (the Manhattan distance), the report's figures, and the method
     (``realtime-greedy`` or ``realtime-parberry``, as in a solution's record)."""
-    shape = {"shape": f"{report['height']}x{report['width']}"} if "height" in report else {}
+    shape = {"shape": format_shape((report["height"], report["width"]))} if "height" in report else {}
     return {**_head(entry), "status": "solved", **shape, "length": report["moves"],
             "lower_bound": report["manhattan"], **report, "method": f"realtime-{method}"}
 
@@ -445,15 +455,13 @@ def scramble_record(board: Board, index: int, seed: int | None, goal: Goal, nota
     >>> scramble_record(Board(2, 2, (1, 2, 0, 3)), 1, 7, "standard")["position"]
     '1 2/0 3'
     """
-    return {"schema_version": SCHEMA_VERSION, "record": "scramble", "index": index, "seed": seed,
-            **position_fields(board), "goal": goal, "position": format_position(board, notation)}
+    return {**_record("scramble"), "index": index, "seed": seed, **position_fields(board), "goal": goal,
+            "position": format_position(board, notation)}
 
 
 def _distribution_fields(counts: Sequence[int]) -> dict[str, Any]:
-    total = sum(counts)
-    return {"positions": total, "max_distance": len(counts) - 1,
-            "mean": round(sum(d * c for d, c in enumerate(counts)) / total, 6) if total else 0.0,
-            "counts": list(counts)}
+    return {"positions": sum(counts), "max_distance": len(counts) - 1,
+            "mean": round(stats.mean_distance(counts), 6), "counts": list(counts)}
 
 
 def distribution_record(height: int, width: int, label: str, counts: Sequence[int], goal_name: str) -> dict[str, Any]:
@@ -463,8 +471,8 @@ def distribution_record(height: int, width: int, label: str, counts: Sequence[in
     >>> distribution_record(2, 2, "2x2_corner", [1, 2, 2, 2, 2, 2, 1], "standard")["mean"]
     3.0
     """
-    return {"schema_version": SCHEMA_VERSION, "record": "distribution", "shape": f"{height}x{width}",
-            "height": height, "width": width, "goal": goal_name, "label": label, **_distribution_fields(counts)}
+    return {**_record("distribution"), **shape_fields(height, width), "goal": goal_name, "label": label,
+            **_distribution_fields(counts)}
 
 
 def happy_record(height: int, width: int, goal: Goal, counts: Sequence[int]) -> dict[str, Any]:
@@ -472,29 +480,28 @@ def happy_record(height: int, width: int, goal: Goal, counts: Sequence[int]) -> 
     Knuth's board whether his published count is matched (``knuth_agrees``, else null)."""
     from . import knuth
 
-    return {"schema_version": SCHEMA_VERSION, "record": "happy", "shape": f"{height}x{width}", "height": height,
-            "width": width, "goal": goal, **_distribution_fields(counts),
+    return {**_record("happy"), **shape_fields(height, width), "goal": goal, **_distribution_fields(counts),
             "knuth_agrees": knuth.happy_count_agrees(height, width, goal, counts)}
 
 
 def sample_record(height: int, width: int, goal: Goal, seed: int | None, lengths: Sequence[int]) -> dict[str, Any]:
     """A random sample's optimal lengths as JSON, in the order solved, with their histogram."""
-    return {"schema_version": SCHEMA_VERSION, "record": "sample", "shape": f"{height}x{width}", "height": height,
-            "width": width, "goal": goal, "seed": seed, "count": len(lengths), "lengths": list(lengths),
+    return {**_record("sample"), **shape_fields(height, width), "goal": goal, "seed": seed,
+            "count": len(lengths), "lengths": list(lengths),
             "mean": round(sum(lengths) / len(lengths), 6), "min": min(lengths), "max": max(lengths),
             "histogram": stats.histogram(lengths)}
 
 
 def table_record(info: TableInfo) -> dict[str, Any]:
     """A stored table as a JSON record of ``tables list --json`` (see ``table_info_record``)."""
-    return {"schema_version": SCHEMA_VERSION, "record": "table", **table_info_record(info)}
+    return {**_record("table"), **table_info_record(info)}
 
 
 def bench_record(set_name: str, instance_id: int, optimum: int, solution: Solution,
                  korf_nodes: int | None, nodes_ok: bool | None) -> dict[str, Any]:
     """One benchmark instance as JSON: the set and id, the published optimum, whether the length
     equals it, the solution's record, and Korf's node count with the comparison where it applies."""
-    return {"schema_version": SCHEMA_VERSION, "record": "bench-instance", "set": set_name, "id": instance_id,
+    return {**_record("bench-instance"), "set": set_name, "id": instance_id,
             "optimum": optimum, "length_ok": solution.solved and solution.length == optimum,
             "korf_nodes": korf_nodes, "nodes_ok": nodes_ok,
             "solution": {k: v for k, v in solution_record(solution).items() if k != "schema_version"}}
@@ -505,7 +512,7 @@ def bench_total_record(
 ) -> dict[str, Any]:
     """The total of a benchmark run as JSON: instances, nodes, CPU and wall seconds, and how many
     lengths (and node counts, where compared) equal the published ones."""
-    return {"schema_version": SCHEMA_VERSION, "record": "bench-summary", "set": set_name,
+    return {**_record("bench-summary"), "set": set_name,
             "instances": len(solutions), "generated": sum(s.stats.generated for s in solutions),
             "expanded": sum(s.stats.expanded for s in solutions),
             "cpu_seconds": round(sum(s.stats.seconds for s in solutions), 6),

@@ -77,11 +77,20 @@ def format_distribution(label: str, counts: Sequence[int]) -> str:
     return f"dist {label} {sum(counts)} : " + " ".join(str(c) for c in counts)
 
 
+def mean_distance(counts: Sequence[int]) -> float:
+    """The mean distance of a distribution (``counts[d]`` positions at distance ``d``); 0 if empty.
+
+    >>> mean_distance([1, 2, 1])
+    1.0
+    """
+    total = sum(counts)
+    return sum(d * c for d, c in enumerate(counts)) / total if total else 0.0
+
+
 def summary(counts: Sequence[int]) -> str:
     """Largest distance (and how many), mean: ``max distance 31 (2 positions), mean 21.972399``."""
-    total = sum(counts)
     top = len(counts) - 1
-    mean = sum(d * c for d, c in enumerate(counts)) / total if total else 0.0
+    mean = mean_distance(counts)
     return f"max distance {top} ({counts[top]} position{'' if counts[top] == 1 else 's'}), mean {mean:.6f}"
 
 
