@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .board import Board, Direction, Goal
+from .board import GOALS, Board, Direction, Goal
 from .errors import (
     IllegalMoveError,
     InvalidBoardError,
@@ -136,7 +136,7 @@ def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal 
 
 def _goal(goal: Goal | Board | str, board: Board) -> Goal | Board:
     """A goal's name, or a goal board (a position as text is read in the board's shape)."""
-    if isinstance(goal, str) and goal not in ("standard", "blank-first") and any(ch.isdigit() for ch in goal):
+    if isinstance(goal, str) and goal not in GOALS and any(ch.isdigit() for ch in goal):
         return parse(goal, board.shape)
     return goal  # type: ignore[return-value]  # a wrong name is refused by the search
 
