@@ -39,7 +39,7 @@ def test_solve_has_its_real_keyword_only_signature():
     assert list(params)[0] == "board"
     expected = {"method": "auto", "heuristic": "auto", "goal": "standard", "timeout": None, "max_nodes": None,
                 "max_memory": None, "weight": 1.0, "pruning": "auto", "realtime_method": "greedy", "limit": None,
-                "on_iteration": None, "shape": None}
+                "on_iteration": None, "shape": None, "on_progress": None}
     assert {name: p.default for name, p in params.items() if name != "board"} == expected
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for name, p in params.items() if name != "board")
 
@@ -403,3 +403,11 @@ def test_lower_bound_for_a_goal_board_off_the_corners():
     assert lower_bound(start, goal=goal) == start.manhattan(goal) == 5
     with pytest.raises(InvalidBoardError, match="only the manhattan bound"):
         lower_bound(start, "lc", goal=goal)
+
+
+def test_solve_reports_progress_to_python():
+    seen = []
+    npuzzle.solve("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1", method="idastar", heuristic="manhattan",
+                  pruning="parent", max_nodes=20_000_000, on_progress=seen.append)
+    assert seen and all(p.generated > 0 and p.bound >= 58 for p in seen)
+    assert [p.generated for p in seen] == sorted(p.generated for p in seen)

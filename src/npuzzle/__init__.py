@@ -32,7 +32,7 @@ from .errors import (
     UnsolvableError,
 )
 from .notation import NOTATIONS, format_position, parse_position, parse_shape
-from .search.limits import Iteration, Limit, Solution
+from .search.limits import Iteration, Limit, Progress, Solution
 
 __version__ = "0.1.0"
 
@@ -82,6 +82,7 @@ def solve(
     limit: Limit | None = None,
     on_iteration: Callable[[Iteration, bool], None] | None = None,
     shape: Shape | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
 ) -> Solution:
     """Solve ``board`` (a ``Board``, or a position as text, read with ``shape`` if given) for
     ``goal`` and return the ``Solution``, its moves replayed and checked.
@@ -97,7 +98,8 @@ def solve(
       same fields of ``limit``, a ``Limit``);
     - ``weight`` > 1: weighted A*; ``pruning``: IDA*'s ``auto``, ``parent`` or ``fsm``;
       ``realtime_method``: ``greedy`` or ``parberry``; ``on_iteration(iteration, final)``: called
-      after each IDA* iteration or A* bound.
+      after each IDA* iteration or A* bound; ``on_progress(progress)``: called a few times a second
+      while IDA* or A* runs (bound, nodes, wall and CPU seconds), for a live status.
 
     Raises ``UnsolvableError`` (with the parity reason) if the goal cannot be reached, and
     ``InvalidBoardError`` for bad input.
@@ -114,7 +116,7 @@ def solve(
 
     return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
                   goal=_goal(goal, board), weight=weight, realtime_method=realtime_method,
-                  on_iteration=on_iteration, pruning=pruning)
+                  on_iteration=on_iteration, pruning=pruning, on_progress=on_progress)
 
 
 def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal | Board | str = "standard",
