@@ -9,6 +9,7 @@ import os
 import struct
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -406,3 +407,70 @@ def test_the_reproducers_as_commands(tmp_path):
     assert done.returncode == 0 and done.stderr == ""
     done = cli("tables", "build", "pdb:9-6", env_dir=d, stdin=subprocess.DEVNULL)
     assert done.returncode == 1 and "Traceback" not in done.stderr and "building" not in done.stdout
+
+
+# -- verified once, mapped once (issue 16) ------------------------------------------------------
+
+KEY = tables.TableKey("test", 2, 3, "standard", "stamp")
+
+
+def _no_hashing(*args: object) -> str:
+    raise AssertionError("the checksum was computed again")
+
+
+def test_a_verified_table_is_not_hashed_again_until_it_changes(store, monkeypatch):
+    monkeypatch.setattr(tables, "STAMP_AFTER", 0.0)
+    path = tables.save_table(KEY, np.arange(1000, dtype=np.uint16))
+    stamp = path.with_name(f".{path.name}.verified")
+    tables.load_table(KEY)  # verified: hashed, then stamped
+    assert stamp.is_file()
+    with monkeypatch.context() as m:
+        m.setattr(tables, "checksum", _no_hashing)
+        assert int(tables.load_table(KEY).data[999]) == 999
+    # Damage in place, with the modification time set back: the change time still moves on (the
+    # pause outlasts a coarse file-system clock; STAMP_AFTER does that job outside tests).
+    time.sleep(0.05)
+    before = path.stat()
+    with open(path, "r+b") as f:
+        f.seek(-2, os.SEEK_END)
+        f.write(b"\x00\x00")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(TableFormatError, match="checksum mismatch"):
+        tables.load_table(KEY)
+    # A rebuild replaces the file (a new inode): verified again, then stamped again.
+    tables.save_table(KEY, np.arange(1000, dtype=np.uint16))
+    with monkeypatch.context() as m:
+        m.setattr(tables, "checksum", _no_hashing)
+        with pytest.raises(AssertionError, match="computed again"):
+            tables.load_table(KEY)
+    tables.load_table(KEY)
+    assert tables.remove_table(KEY) and not stamp.exists()
+
+
+def test_a_table_just_written_is_not_stamped(store):
+    path = tables.save_table(KEY, np.arange(10, dtype=np.uint8))
+    tables.load_table(KEY)  # changed less than STAMP_AFTER seconds ago: no stamp yet
+    assert not path.with_name(f".{path.name}.verified").exists()
+
+
+@pytest.mark.parametrize("stamp_text", ["not json", "{}", '{"checksum": 1}', "[" * 5000])
+def test_a_bad_stamp_means_verifying_again(store, monkeypatch, stamp_text):
+    path = tables.save_table(KEY, np.arange(10, dtype=np.uint8))
+    path.with_name(f".{path.name}.verified").write_text(stamp_text)
+    with open(path, "r+b") as f:
+        f.seek(-1, os.SEEK_END)
+        f.write(b"\x07")
+    with pytest.raises(TableFormatError, match="checksum mismatch"):
+        tables.load_table(KEY)
+
+
+def test_large_tables_are_mapped_not_copied(store, monkeypatch):
+    """Above HUGE_PAGE_BYTES the data is a read-only view of the file's shared mapping (no private
+    copy per process), with the same values."""
+    monkeypatch.setattr(tables, "HUGE_PAGE_BYTES", 1)
+    data = np.arange(3 * 4096, dtype=np.uint32)
+    tables.save_table(KEY, data)
+    loaded = tables.load_table(KEY).data
+    assert np.array_equal(loaded, data) and not loaded.flags.writeable and not loaded.flags.owndata
+    with pytest.raises(ValueError):
+        loaded[0] = 1

@@ -21,6 +21,8 @@ The other tunables are module constants next to the code they govern; this modul
   walking-distance tables for).
 - ``heuristics.pattern_db``: ``MAX_CELLS``, ``HUGE_COPY_BYTES``, ``SHIPPED``.
 - ``heuristics.walking_distance``: ``MAX_STATES``.
+- ``tables``: ``HUGE_PAGE_BYTES`` (loaded tables from this size on get 2 MB pages),
+  ``STAMP_AFTER`` (see its docstring on verification stamps).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from ..board import Board, Goal, check_goal, check_shape, goal_cell
 from ..errors import InvalidBoardError, MissingTableError, NPuzzleError, TableFormatError
 
 KIND = "pdb"
-#: Arrays from this size on are put in huge pages: tables when loaded, the build's arrays.
+#: The build's arrays from this size on are put in huge pages (loaded tables: ``tables.HUGE_PAGE_BYTES``).
 HUGE_COPY_BYTES = 64 << 20
 #: Largest board for pattern databases (ranks and masks are 64-bit).
 MAX_CELLS = 32
@@ -331,7 +331,7 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
         tiles[p, : len(g)] = g
         pattern_of[list(g)] = p
     sizes = np.array([len(g) for g in groups], dtype=np.int64)
-    data = table.data if table.data.nbytes < HUGE_COPY_BYTES else _huge_page_copy(table.data)
+    data = table.data  # mapped by the store (large tables in 2 MB pages): one copy for every process
     offsets = np.cumsum([0] + [placements(n, len(g)) for g in groups[:-1]]).astype(np.int64)
     return Partition(name, groups, data, tiles, sizes, offsets, pattern_of)
 
@@ -373,17 +373,6 @@ def _check_table(table: store.Table) -> None:
 
 
 store.register_check(KIND, _check_table)
-
-
-def _huge_page_copy(data: np.ndarray) -> np.ndarray:
-    """A copy of a large table in memory backed by 2 MB pages where the system allows (see
-    ``_huge_page_array``): lookups at random then rarely miss the TLB, which halves the search's
-    time. Where huge pages are not available the memory map is returned unchanged."""
-    copy = _huge_page_array(data.size, data.dtype)
-    if copy is None:
-        return data
-    copy[:] = data
-    return copy
 
 
 def _huge_page_array(count: int, dtype: np.dtype | type) -> np.ndarray | None:
