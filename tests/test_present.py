@@ -145,9 +145,9 @@ def test_advice_after_a_slow_4x4_search_names_the_cheapest_table_first(data_dir)
     advice = present.advice_text(slow(parse_position(HARD), 12.5)).splitlines()
     assert advice[0] == "  that took 12.5 s of CPU; a stronger bound makes such searches faster:"
     assert advice[1].startswith("    npuzzle tables build pdb:6-6-3 --shape 4x4 --goal standard  (about 5 s; ")
-    assert "11 MiB on disk" in advice[1] and "of memory while it builds" in advice[1]
+    assert "5.5 MiB on disk" in advice[1] and "of memory while it builds" in advice[1]
     assert advice[2].startswith("    npuzzle tables build pdb:7-8 --shape 4x4 --goal standard  (a few minutes; ")
-    assert "550 MiB on disk, 2.47 GiB of memory" in advice[2]
+    assert "275 MiB on disk, 2.47 GiB of memory" in advice[2]
     assert len(advice) == 3
     assert advice[0] in present.solution_text(slow(parse_position(HARD), 12.5)).splitlines()
 

@@ -209,12 +209,13 @@ def forge_pdb33(store, raise_by: int = 3, keep_goal: bool = False) -> None:
     key = pattern_db.table_key("4-4", 3, 3, "standard")
     table = tables.load_table(key, verify=False)
     data = table.data.copy()
-    data += raise_by
+    data += raise_by * 0x11  # every entry (two a byte) raised
     meta = dict(table.meta)
     if keep_goal:
         for p, g in enumerate(pattern_db.groups_for("4-4", 3, 3)):
-            data[p * 3024 + pattern_db.rank([t - 1 for t in g], 9)] = 0
-        meta["max_values"] = [v + raise_by for v in meta["max_values"]]
+            at = p * 3024 + pattern_db.rank([t - 1 for t in g], 9)
+            data[at >> 1] &= 0xF0 if at % 2 == 0 else 0x0F
+        meta["max_entries"] = [v + raise_by for v in meta["max_entries"]]
     tables.save_table(key, data, meta)  # a valid checksum
     _forget()
 
@@ -228,10 +229,10 @@ def test_a_forged_pdb_is_refused_flagged_and_rebuilt(capsys, store):
     assert "rebuild it: npuzzle tables build pdb:4-4 --shape 3x3 --goal standard --force" in err
     assert run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3", "--force")[0] == 0
     forge_pdb33(store, 2, keep_goal=True)  # goal entries 0, maxima updated: above the known maxima
-    with pytest.raises(TableFormatError, match="above its known maximum"):
+    with pytest.raises(TableFormatError, match="not its known maximum"):
         pattern_db.load_partition("4-4", 3, 3)
     code, out, err = run(capsys, "tables", "list")
-    assert "DAMAGED: pattern 1 has an entry of 17, above its known maximum" in out
+    assert "DAMAGED: pattern 1 has an entry of 6, not its known maximum" in out
     code, out, err = run(capsys, "solve", P)  # auto: falls back to the next bound
     assert code == 0 and "Solution: 1 move" in out and "wd+id" in out
     assert len(warnings_in(err)) == 1 and "using the next bound instead" in err
@@ -351,7 +352,7 @@ def test_list_and_remove_speak_in_build_names(capsys, store):
                           "bfs 2x4 --goal standard", "automaton 3x3"}
     assert "[internal" in named["bfs 2x4 --goal standard"] and "[internal" in named["automaton 3x3"]
     assert "[internal" not in named["pdb:4-4 --shape 3x3 --goal standard"]
-    assert "6.5 kB" in named["pdb:4-4 --shape 3x3 --goal standard"]
+    assert "3.5 kB" in named["pdb:4-4 --shape 3x3 --goal standard"]  # 6,048 entries, two a byte
     code, out, err = run(capsys, "tables", "remove", "pdb:4-4", "--shape", "3x3")
     assert code == 0 and out == f"removed {PDB33}\n"
     code, out, err = run(capsys, "tables", "remove", "pdb:4-4", "--shape", "3x3")

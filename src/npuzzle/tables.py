@@ -35,7 +35,7 @@ the checksum; then it memory-maps the data read-only. Any mismatch raises ``Tabl
 naming the file and the problem.
 
 Verified once. Hashing a large table costs more than the search it serves (0.6 CPU s for the
-577 MB 7-8 tables), so a load that verified the checksum and the kind's invariants leaves a
+288 MB 7-8 tables), so a load that verified the checksum and the kind's invariants leaves a
 stamp beside the file (``.NAME.verified``: the checksum, inode, size, modification and change
 times). A later load whose file still matches its stamp skips the hash. Every write to a file
 changes its change time (``st_ctime``, which no program can set back), and a rebuild replaces

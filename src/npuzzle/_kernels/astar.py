@@ -71,6 +71,7 @@ from .bounds import (
     line_conflicts,
     passed_columns,
     passed_rows,
+    pdb_entry,
     rank_delta,
 )
 from .jit import njit
@@ -254,12 +255,13 @@ def _pattern_ranks(where, order, start, pmult, mirror, mirrored, ranks):
 
 
 @njit
-def _pattern_sum(pdb, pat_off, ranks, values):
-    """Look every pattern's rank up; fill ``values`` and return their sum."""
-    total = 0
+def _pattern_sum(pdb, pat_off, ranks, entries, manhattan):
+    """Look every pattern's rank up; fill ``entries`` and return the sum of the values (the
+    Manhattan distance plus twice the entries: see ``_kernels.bounds``)."""
+    total = manhattan
     for p in range(ranks.shape[0]):
-        values[p] = pdb[pat_off[p] + ranks[p]]
-        total += values[p]
+        entries[p] = pdb_entry(pdb, pat_off[p] + ranks[p])
+        total += 2 * entries[p]
     return total
 
 
@@ -297,13 +299,13 @@ def _components(mode, cells, n, width, height, md, bnd, wd_find, comp, where, or
         for c in range(n):
             where[cells[c]] = c
         _pattern_ranks(where, order[0], start[0], pmult, mirror, False, comp[H_PAT : H_PAT + npat])
-        x = _pattern_sum(pdb, pat_off, comp[H_PAT : H_PAT + npat], comp[H_PAT + npat : H_PAT + 2 * npat])
+        x = _pattern_sum(pdb, pat_off, comp[H_PAT : H_PAT + npat], comp[H_PAT + npat : H_PAT + 2 * npat], manhattan)
         comp[H_SUM] = x
         h = max(h, x + ((x ^ manhattan) & 1))
     if mode & MIRROR:
         base = H_PAT + 2 * npat
         _pattern_ranks(where, order[1], start[1], mmult, mirror, True, comp[base : base + npat])
-        x = _pattern_sum(pdb, pat_off, comp[base : base + npat], comp[base + npat : base + 2 * npat])
+        x = _pattern_sum(pdb, pat_off, comp[base : base + npat], comp[base + npat : base + 2 * npat], manhattan)
         comp[H_MSUM] = x
         h = max(h, x + ((x ^ manhattan) & 1))
     return h
@@ -343,12 +345,14 @@ def _child_value(mode, cells, ucells, blank, q, n, width, height, md, bnd, comp)
     if mode & PDB:
         p = pat_of[t]
         rank = comp[H_PAT + p] + rank_delta(ucells, ut, uq, ub, p, pat_of, pidx, pmult, mirror, False)
-        x = comp[H_SUM] - comp[H_PAT + npat + p] + np.int64(pdb[pat_off[p] + rank])
+        dt = md[blank * n + t] - md[q * n + t]  # t's change of Manhattan distance
+        x = comp[H_SUM] + dt + 2 * (pdb_entry(pdb, pat_off[p] + rank) - comp[H_PAT + npat + p])
         hc = max(hc, x + ((x ^ par) & 1))
     if mode & MIRROR:
         p = mpat_of[t]
         rank = comp[H_PAT + 2 * npat + p] + rank_delta(ucells, ut, uq, ub, p, mpat_of, midx, mmult, mirror, True)
-        x = comp[H_MSUM] - comp[H_PAT + 3 * npat + p] + np.int64(pdb[pat_off[p] + rank])
+        dt = md[blank * n + t] - md[q * n + t]
+        x = comp[H_MSUM] + dt + 2 * (pdb_entry(pdb, pat_off[p] + rank) - comp[H_PAT + 3 * npat + p])
         hc = max(hc, x + ((x ^ par) & 1))
     return hc
 

@@ -20,8 +20,14 @@ distance (the walking distance when ``WD`` is on: it has the same parity and cha
 per move), ``H_ROW``/``H_COL`` the walking-distance table indices, ``H_INV_V``/``H_INV_H`` the
 row-major and column-major inversion counts, ``H_FSM`` (IDA*'s move automaton state, not a
 bound), ``H_SUM``/``H_MSUM`` the direct and mirrored pattern sums, then from ``H_PAT``, per
-pattern, the direct ranks, direct values, mirrored ranks and mirrored values. Every bound is
+pattern, the direct ranks, direct entries, mirrored ranks and mirrored entries. Every bound is
 rounded up to the Manhattan distance's parity, the parity of every solution.
+
+Pattern entries (``pdb_entry``) are 4 bits, two a byte: half the excess of the pattern's value
+over the Manhattan distance of its tiles. The patterns cover every tile, so a sum of values is
+the Manhattan distance plus twice the sum of entries, and a move of tile t changes its pattern's
+value by t's change of Manhattan distance plus twice the change of the entry (the same for the
+mirrored lookup: the mirror maps the goal onto itself).
 
 Linear conflict. For every row and column a key ``sum(code(cell) * (L + 1) ** position)``
 (code = 1 + the tile's goal position along the line if the line is its goal line, else 0)
@@ -129,6 +135,12 @@ def passed_columns(board, goal_cm, width, nn, t, q, blank):
 
 
 # -- pattern databases --------------------------------------------------------------------------
+
+
+@njit(inline=True)
+def pdb_entry(pdb, i):
+    """Entry ``i`` of a pattern table stored two a byte (low nibble first)."""
+    return (np.int64(pdb[i >> 1]) >> ((i & 1) << 2)) & 15
 
 
 @njit(inline=True)

@@ -54,6 +54,7 @@ from .bounds import (
     move_keys,
     passed_columns,
     passed_rows,
+    pdb_entry,
     rank_delta,
 )
 from .jit import njit
@@ -239,8 +240,9 @@ def _iteration_kernel(mode):
                     pi = pat_of[t]
                     prank = hst[depth, H_PAT + pi] + rank_delta(board, t, q, blank, pi, pat_of, pidx, pmult,
                                                                  mirror, False)
-                    pval = np.int64(pdb[pat_off[pi] + prank])
-                    dsum = hst[depth, H_SUM] - hst[depth, H_PAT + npat + pi] + pval
+                    pval = pdb_entry(pdb, pat_off[pi] + prank)
+                    dt = dmd[k * nn + t]  # t's change of Manhattan distance
+                    dsum = hst[depth, H_SUM] + dt + 2 * (pval - hst[depth, H_PAT + npat + pi])
                     hp = dsum + ((dsum ^ md) & 1)
                     if hp > hc:
                         hc = hp
@@ -248,8 +250,8 @@ def _iteration_kernel(mode):
                         mpi = mpat_of[t]
                         mrank = hst[depth, H_PAT + 2 * npat + mpi] + rank_delta(
                             board, t, q, blank, mpi, mpat_of, midx, mmult, mirror, True)
-                        mval = np.int64(pdb[pat_off[mpi] + mrank])
-                        msum = hst[depth, H_MSUM] - hst[depth, H_PAT + 3 * npat + mpi] + mval
+                        mval = pdb_entry(pdb, pat_off[mpi] + mrank)
+                        msum = hst[depth, H_MSUM] + dt + 2 * (mval - hst[depth, H_PAT + 3 * npat + mpi])
                         hp = msum + ((msum ^ md) & 1)
                         if hp > hc:
                             hc = hp

@@ -257,3 +257,73 @@ def _select(n: int, bases: list[int]) -> tuple[np.ndarray, np.ndarray]:
         taken[rows, picked[:, i]] = True
     left = np.argsort(taken, axis=1, kind="stable")[:, : n - len(bases)]
     return picked, left
+
+
+# -- storage: two entries a byte ----------------------------------------------------------------
+
+#: The largest stored entry (4 bits).
+NIBBLE_MAX = 15
+
+
+@njit
+def pack(data, src, dst, n, width, homes):
+    """Store one pattern's values in place as entries of 4 bits (see ``heuristics.pattern_db``).
+
+    ``data[src + r]`` is the value of the placement of rank r (``UNSEEN`` if never reached); its
+    entry, half the value's excess over the Manhattan distance of the pattern's tiles (``homes``:
+    their goal cells), goes to nibble ``dst + r`` of ``data`` (low nibble first), with ``dst`` even
+    and ``dst // 2 <= src``: every byte written lies at or below the byte read, so placements are
+    visited in rank order and each value is read before its byte can be overwritten. Returns the
+    largest entry and how many excesses were above ``2 * NIBBLE_MAX`` (stored as ``NIBBLE_MAX``,
+    which keeps the bound admissible). An unseen placement's entry is 0.
+
+    The ranks are visited by a depth-first walk over the tiles' cells (tile i takes the free cells
+    in increasing order: exactly the order of its digit), keeping the partial Manhattan distance
+    per depth."""
+    k = homes.shape[0]
+    cells = np.zeros(k, np.int64)
+    nxt = np.zeros(k, np.int64)
+    mdp = np.zeros(k + 1, np.int64)
+    used = np.zeros(n, np.bool_)
+    r = 0
+    i = 0
+    top = 0
+    clamped = 0
+    while True:
+        if i == k:
+            v = np.int64(data[src + r])
+            e = 0
+            if v != UNSEEN:
+                e = (v - mdp[k]) >> 1
+                if e > NIBBLE_MAX:
+                    e = NIBBLE_MAX
+                    clamped += 1
+                if e > top:
+                    top = e
+            j = dst + r
+            if j & 1:
+                data[j >> 1] = data[j >> 1] | np.uint8(e << 4)
+            else:
+                data[j >> 1] = np.uint8(e)
+            r += 1
+            i -= 1
+            used[cells[i]] = False
+            continue
+        c = nxt[i]
+        while c < n and used[c]:
+            c += 1
+        if c >= n:
+            if i == 0:
+                break
+            i -= 1
+            used[cells[i]] = False
+            continue
+        nxt[i] = c + 1
+        cells[i] = c
+        used[c] = True
+        h = homes[i]
+        mdp[i + 1] = mdp[i] + abs(c // width - h // width) + abs(c % width - h % width)
+        i += 1
+        if i < k:
+            nxt[i] = 0
+    return top, clamped

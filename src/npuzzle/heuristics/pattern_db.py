@@ -4,7 +4,15 @@ Partition the tiles into patterns. For each pattern, a table gives, for every pl
 tiles, the fewest moves *of its own tiles* that bring them home, the other tiles moving for free
 (see ``_kernels.pdb``). A move moves one tile, which belongs to one pattern, so the values of
 disjoint patterns add up to a lower bound. Tables are indexed by the perfect ranking of the
-placement (one byte per placement: 16!/8! = 518,918,400 bytes for 8 tiles of the 15-puzzle).
+placement.
+
+Storage: 4 bits a placement. A pattern's value is never below the Manhattan distance of its
+tiles and has its parity (each move of one of its tiles changes that distance by one), so the
+table keeps the entry ``(value - distance) / 2``: on the 15-puzzle's 7-8 partition at most 9,
+so the 576,576,000 placements take 288 MB instead of 577 MB. A larger excess (none on the
+shipped partitions) is stored as 15, which still gives a lower bound; the build counts such
+entries (``clamped`` in the table's header). Each pattern's entries start on a byte
+(``entry_offsets``).
 
 Partitions by name: ``"a-b-c"`` gives patterns of a, b, c tiles taken in goal order; on the 4x4
 board ``6-6-3`` and ``5-5-5`` are blocks of the board (as in Korf & Felner's paper), ``7-8`` the
@@ -32,8 +40,6 @@ KIND = "pdb"
 HUGE_COPY_BYTES = 64 << 20
 #: Largest board for pattern databases (ranks and masks are 64-bit).
 MAX_CELLS = 32
-#: The entry of a placement no search reached (``_kernels.pdb.UNSEEN``).
-_UNSEEN = 255
 
 # Korf & Felner's blocks of the 15-puzzle, as cells of the blank-first goal (tile x at cell x).
 _BLOCKS_4X4 = {
@@ -44,28 +50,32 @@ _BLOCKS_4X4 = {
 SHIPPED = {(4, 4): ("7-8", "6-6-3", "5-5-5"), (3, 3): ("4-4",), (2, 4): ("4-3",), (4, 2): ("4-3",),
            (3, 4): ("6-5",), (4, 3): ("6-5",), (2, 3): ("3-2",), (3, 2): ("3-2",)}
 
-#: The largest entry of each pattern of the shipped partitions (their builds' ``max_values``): a
-#: table claiming more is refused on load (7-8, whose build takes minutes, is checked against
-#: what its build recorded).
-KNOWN_MAX: dict[tuple[int, int, str, str], tuple[int, ...]] = {
-    (4, 4, "standard", "6-6-3"): (15, 27, 27),
-    (4, 4, "blank-first", "6-6-3"): (15, 27, 27),
-    (4, 4, "standard", "5-5-5"): (22, 23, 22),
-    (4, 4, "blank-first", "5-5-5"): (22, 23, 22),
-    (3, 3, "standard", "4-4"): (15, 15),
-    (3, 3, "blank-first", "4-4"): (15, 15),
-    (2, 4, "standard", "4-3"): (18, 13),
-    (2, 4, "blank-first", "4-3"): (18, 13),
-    (4, 2, "standard", "4-3"): (20, 14),
-    (4, 2, "blank-first", "4-3"): (18, 15),
-    (3, 4, "standard", "6-5"): (26, 21),
-    (3, 4, "blank-first", "6-5"): (26, 22),
-    (4, 3, "standard", "6-5"): (26, 22),
-    (4, 3, "blank-first", "6-5"): (26, 21),
-    (2, 3, "standard", "3-2"): (12, 6),
-    (2, 3, "blank-first", "3-2"): (12, 6),
-    (3, 2, "standard", "3-2"): (13, 7),
-    (3, 2, "blank-first", "3-2"): (12, 8),
+#: How the entries are stored (the header's ``encoding``; tables of another are rebuilt).
+ENCODING = "half-excess-over-manhattan-4bit"
+
+#: The largest entry of each pattern of the shipped partitions (their builds' ``max_entries``): a
+#: table holding another is refused on load.
+KNOWN_ENTRY_MAX: dict[tuple[int, int, str, str], tuple[int, ...]] = {
+    (4, 4, "standard", "7-8"): (7, 9),
+    (4, 4, "blank-first", "7-8"): (7, 9),
+    (4, 4, "standard", "6-6-3"): (2, 5, 5),
+    (4, 4, "blank-first", "6-6-3"): (2, 5, 5),
+    (4, 4, "standard", "5-5-5"): (4, 4, 4),
+    (4, 4, "blank-first", "5-5-5"): (4, 4, 4),
+    (3, 3, "standard", "4-4"): (4, 4),
+    (3, 3, "blank-first", "4-4"): (4, 4),
+    (2, 4, "standard", "4-3"): (5, 4),
+    (2, 4, "blank-first", "4-3"): (5, 4),
+    (4, 2, "standard", "4-3"): (8, 4),
+    (4, 2, "blank-first", "4-3"): (6, 5),
+    (3, 4, "standard", "6-5"): (7, 5),
+    (3, 4, "blank-first", "6-5"): (7, 5),
+    (4, 3, "standard", "6-5"): (7, 6),
+    (4, 3, "blank-first", "6-5"): (7, 5),
+    (2, 3, "standard", "3-2"): (4, 2),
+    (2, 3, "blank-first", "3-2"): (4, 2),
+    (3, 2, "standard", "3-2"): (5, 2),
+    (3, 2, "blank-first", "3-2"): (4, 3),
 }
 
 
@@ -105,7 +115,7 @@ def advised(height: int, width: int, goal: Goal, heuristic: str) -> list[Advice]
         if name in shipped and shipped.index(name) < rank:
             groups = groups_for(name, height, width, goal)
             out.append(Advice(name, name in built(height, width, goal), when,
-                              sum(placements(n, len(g)) for g in groups), build_bytes(groups, n)))
+                              table_bytes(n, groups), build_bytes(groups, n)))
     return out
 
 
@@ -175,11 +185,46 @@ class Partition:
 
     name: str
     groups: tuple[tuple[int, ...], ...]
-    data: np.ndarray  # uint8, every pattern's table one after another
+    data: np.ndarray  # uint8, two entries a byte, every pattern's table one after another
     tiles: np.ndarray  # tiles[p, i]: the i-th tile of pattern p (int64, padded)
     sizes: np.ndarray  # int64
-    offsets: np.ndarray  # int64: where pattern p's table starts in data
+    offsets: np.ndarray  # int64: the entry where pattern p's table starts in data
     pattern_of: np.ndarray  # int64: pattern of each tile (-1 for the blank)
+    width: int
+    home: tuple[int, ...]  # goal cell of each tile
+
+    def entry(self, p: int, r: int) -> int:
+        """Pattern ``p``'s entry for the placement of rank ``r`` (see the module docstring)."""
+        i = int(self.offsets[p]) + r
+        return (int(self.data[i >> 1]) >> (4 * (i & 1))) & 15
+
+    def value(self, p: int, cells: list[int]) -> int:
+        """Pattern ``p``'s value with its tiles on ``cells`` (in pattern order): the Manhattan
+        distance of its tiles plus twice its entry."""
+        w = self.width
+        md = sum(abs(c // w - self.home[t] // w) + abs(c % w - self.home[t] % w)
+                 for t, c in zip(self.groups[p], cells, strict=True))
+        return md + 2 * self.entry(p, rank(cells, len(self.home)))
+
+
+def entry_offsets(n: int, groups: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The entry at which each pattern's table starts, every one on a byte, then the end.
+
+    >>> entry_offsets(9, ((1, 2, 3, 4), (5, 6, 7, 8)))
+    [0, 3024, 6048]
+    >>> entry_offsets(3, ((1,), (2,)))
+    [0, 4, 8]
+    """
+    out = [0]
+    for g in groups:
+        size = placements(n, len(g))
+        out.append(out[-1] + size + (size & 1))
+    return out
+
+
+def table_bytes(n: int, groups: tuple[tuple[int, ...], ...]) -> int:
+    """Bytes of a partition's stored table."""
+    return entry_offsets(n, groups)[-1] // 2
 
 
 def table_key(name: str, height: int, width: int, goal: Goal) -> store.TableKey:
@@ -301,9 +346,19 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
             del codes
             levels.append(top)
             offset += size
+    # Two entries a byte, packed in place: pattern p's entries go after the earlier patterns'
+    # (entry_offsets), never past the bytes still to be read.
+    offset, entry_max, clamped = 0, [], 0
+    for g, size, dst in zip(groups, sizes, entry_offsets(n, groups)[:-1], strict=True):
+        homes = np.array([goal_cell(t, n, goal) for t in g], dtype=np.int64)
+        top, over = kernel.pack(data, offset, dst, n, width, homes)
+        entry_max.append(int(top))
+        clamped += int(over)
+        offset += size
     meta = {"name": name, "patterns": [list(g) for g in groups], "sizes": sizes, "max_values": levels,
+            "encoding": ENCODING, "max_entries": entry_max, "clamped": clamped,
             "build_cpu_seconds": round(time.process_time() - start, 2)}
-    return store.save_table(table_key(name, height, width, goal), data, meta)
+    return store.save_table(table_key(name, height, width, goal), data[: table_bytes(n, groups)], meta)
 
 
 def load_partition(name: str, height: int, width: int, goal: Goal = "standard") -> Partition:
@@ -319,6 +374,7 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
     command = build_command(name, height, width, goal)
     try:
         table = store.load_table(key, build_command=command)  # checked by _check_table
+        _check_encoding(table)
     except MissingTableError as e:
         raise MissingTableError(f"pdb:{name}: {e}") from None
     except TableFormatError as e:
@@ -332,44 +388,54 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
         pattern_of[list(g)] = p
     sizes = np.array([len(g) for g in groups], dtype=np.int64)
     data = table.data  # mapped by the store (large tables in 2 MB pages): one copy for every process
-    offsets = np.cumsum([0] + [placements(n, len(g)) for g in groups[:-1]]).astype(np.int64)
-    return Partition(name, groups, data, tiles, sizes, offsets, pattern_of)
+    offsets = np.array(entry_offsets(n, groups)[:-1], dtype=np.int64)
+    home = tuple(goal_cell(t, n, goal) for t in range(n))
+    return Partition(name, groups, data, tiles, sizes, offsets, pattern_of, width, home)
+
+
+def _check_encoding(table: store.Table) -> None:
+    """Refuse a table stored in another encoding (a header field: checked on every load, since a
+    verification stamp vouches only for the bytes)."""
+    if table.meta.get("encoding") != ENCODING:
+        raise TableFormatError(f"table file {table.path}: stored one byte a placement by an older npuzzle "
+                               "(this one reads 4 bits a placement)")
 
 
 def _check_table(table: store.Table) -> None:
     """Cheap invariants a checksum cannot vouch for (a table may be forged with a valid one):
-    each pattern's entry at its goal placement is 0, and its largest entry is the maximum the
-    build recorded (and the one known for the shipped partitions). One vectorised pass; run on
-    every verified load (``tables.register_check``)."""
-    key, name, levels = table.key, table.meta.get("name"), table.meta.get("max_values")
+    the table is stored in this npuzzle's encoding, each pattern's entry at its goal placement is
+    0, and its largest entry is the one the build recorded (and the one known for the shipped
+    partitions). One vectorised pass; run on a verified load (``tables.register_check``)."""
+    key, meta = table.key, table.meta
+    name, levels, tops = meta.get("name"), meta.get("max_values"), meta.get("max_entries")
     try:
         groups = tuple(tuple(int(t) for t in g.split(".")) for g in key.pattern.split("-"))
         goal = check_goal(key.goal)
     except (ValueError, NPuzzleError):
         raise TableFormatError(f"table file {table.path}: not a pattern database") from None
-    if not (isinstance(levels, list) and len(levels) == len(groups) and isinstance(name, str)
-            and all(isinstance(v, int) and 0 <= v < 255 for v in levels)):
-        raise TableFormatError(f"table file {table.path}: no valid name and max_values in its header")
-    known = KNOWN_MAX.get((key.height, key.width, goal, name))
+    _check_encoding(table)
+    if not (isinstance(tops, list) and isinstance(levels, list) and len(tops) == len(levels) == len(groups)
+            and isinstance(name, str)
+            and all(isinstance(v, int) and 0 <= v <= 15 for v in tops)):
+        raise TableFormatError(f"table file {table.path}: no valid name and max_entries in its header")
+    known = KNOWN_ENTRY_MAX.get((key.height, key.width, goal, name))
     n = key.height * key.width
     if table.data.dtype != np.uint8 or any(not 0 < t < n for g in groups for t in g):
         raise TableFormatError(f"table file {table.path}: not a pattern database of {key.shape}")
-    if sum(placements(n, len(g)) for g in groups) != table.data.size:
-        raise TableFormatError(f"table file {table.path}: {table.data.size:,} entries do not fit its patterns")
-    offset = 0
+    offsets = entry_offsets(n, groups)
+    if offsets[-1] // 2 != table.data.size:
+        raise TableFormatError(f"table file {table.path}: {table.data.size:,} bytes do not fit its patterns")
     for p, g in enumerate(groups):
-        size = placements(n, len(g))
-        part = table.data[offset : offset + size]
-        home = rank([goal_cell(t, n, goal) for t in g], n)
-        # A pattern of every tile reaches only the placements of one parity: the rest stay unseen.
-        top = int(part.max(where=part < _UNSEEN, initial=0) if len(g) == n - 1 else part.max())
-        if int(part[home]) != 0:
+        part = table.data[offsets[p] // 2 : offsets[p + 1] // 2]
+        home = offsets[p] + rank([goal_cell(t, n, goal) for t in g], n)
+        goal_entry = (int(table.data[home >> 1]) >> (4 * (home & 1))) & 15
+        top = max(int((part & 15).max()), int((part >> 4).max()))
+        if goal_entry != 0:
             raise TableFormatError(f"table file {table.path}: pattern {p + 1}'s goal entry is "
-                                   f"{int(part[home])}, not 0 (the table is forged or corrupt)")
-        if top != levels[p] or (known is not None and top != known[p]):
+                                   f"{goal_entry}, not 0 (the table is forged or corrupt)")
+        if top != tops[p] or (known is not None and top != known[p]):
             raise TableFormatError(f"table file {table.path}: pattern {p + 1} has an entry of {top}, "
-                                   "above its known maximum (the table is forged or corrupt)")
-        offset += size
+                                   "not its known maximum (the table is forged or corrupt)")
 
 
 store.register_check(KIND, _check_table)
@@ -403,7 +469,7 @@ def is_sound(name: str, height: int, width: int, goal: Goal) -> bool:
     """Whether partition ``name`` is stored and loads with every check passing (memory-mapped
     only: no copy of a large table is made)."""
     try:
-        store.load_table(table_key(name, height, width, goal))
+        _check_encoding(store.load_table(table_key(name, height, width, goal)))
     except (MissingTableError, TableFormatError):
         return False
     return True
@@ -454,5 +520,4 @@ def value(board: Board, goal: Goal = "standard", partition: str = "6-6-3") -> in
     of its patterns' entries, direct lookup only; ``MissingTableError`` if it is not built)."""
     part = load_partition(partition_name(partition), board.height, board.width, goal)
     at = {tile: cell for cell, tile in enumerate(board.tiles)}
-    return sum(int(part.data[int(part.offsets[i]) + rank([at[t] for t in g], board.size)])
-               for i, g in enumerate(part.groups))
+    return sum(part.value(i, [at[t] for t in g]) for i, g in enumerate(part.groups))

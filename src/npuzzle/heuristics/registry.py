@@ -134,11 +134,11 @@ class KernelHeuristic:
             for col, base, tiles in views:
                 at = {tile: cell for cell, tile in enumerate(tiles)}
                 ranks = [rank([at[t] for t in g], board.size) for g in groups]
-                values = [int(self.partition.data[int(self.partition.offsets[i]) + r]) for i, r in enumerate(ranks)]
+                entries = [self.partition.entry(i, r) for i, r in enumerate(ranks)]
                 row[base : base + npat] = ranks
-                row[base + npat : base + 2 * npat] = values
-                row[col] = sum(values)
-                h = max(h, _up_to_parity(sum(values), md))
+                row[base + npat : base + 2 * npat] = entries
+                row[col] = total = md + 2 * sum(entries)  # see _kernels.bounds: the mirror keeps md
+                h = max(h, total)
         return row, h
 
     def value(self, board: Board) -> int:
