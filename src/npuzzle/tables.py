@@ -34,7 +34,7 @@ header against the key, the file size against the header (truncation) and, unles
 the checksum; then it memory-maps the data read-only. Any mismatch raises ``TableFormatError``
 naming the file and the problem.
 
-Verified once. Hashing a large table costs more than the search it serves (0.6 CPU s for the
+Verified once. Hashing a large table costs more than the search it serves (0.5 CPU s for the
 288 MB 7-8 tables), so a load that verified the checksum and the kind's invariants leaves a
 stamp beside the file (``.NAME.verified``: the checksum, inode, size, modification and change
 times). A later load whose file still matches its stamp skips the hash. Every write to a file

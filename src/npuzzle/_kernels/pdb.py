@@ -327,3 +327,16 @@ def pack(data, src, dst, n, width, homes):
         if i < k:
             nxt[i] = 0
     return top, clamped
+
+
+@njit
+def entry_max(data):
+    """The largest entry (4 bits) among the bytes ``data``."""
+    seen = np.zeros(256, np.bool_)
+    for b in data:
+        seen[b] = True
+    top = 0
+    for b in range(256):
+        if seen[b]:
+            top = max(top, b & 15, b >> 4)
+    return top

@@ -405,7 +405,7 @@ def _check_table(table: store.Table) -> None:
     """Cheap invariants a checksum cannot vouch for (a table may be forged with a valid one):
     the table is stored in this npuzzle's encoding, each pattern's entry at its goal placement is
     0, and its largest entry is the one the build recorded (and the one known for the shipped
-    partitions). One vectorised pass; run on a verified load (``tables.register_check``)."""
+    partitions). One pass over the bytes; run on a verified load (``tables.register_check``)."""
     key, meta = table.key, table.meta
     name, levels, tops = meta.get("name"), meta.get("max_values"), meta.get("max_entries")
     try:
@@ -418,6 +418,8 @@ def _check_table(table: store.Table) -> None:
             and isinstance(name, str)
             and all(isinstance(v, int) and 0 <= v <= 15 for v in tops)):
         raise TableFormatError(f"table file {table.path}: no valid name and max_entries in its header")
+    from .._kernels import pdb as kernel
+
     known = KNOWN_ENTRY_MAX.get((key.height, key.width, goal, name))
     n = key.height * key.width
     if table.data.dtype != np.uint8 or any(not 0 < t < n for g in groups for t in g):
@@ -429,7 +431,7 @@ def _check_table(table: store.Table) -> None:
         part = table.data[offsets[p] // 2 : offsets[p + 1] // 2]
         home = offsets[p] + rank([goal_cell(t, n, goal) for t in g], n)
         goal_entry = (int(table.data[home >> 1]) >> (4 * (home & 1))) & 15
-        top = max(int((part & 15).max()), int((part >> 4).max()))
+        top = int(kernel.entry_max(part))
         if goal_entry != 0:
             raise TableFormatError(f"table file {table.path}: pattern {p + 1}'s goal entry is "
                                    f"{goal_entry}, not 0 (the table is forged or corrupt)")
