@@ -8,8 +8,10 @@ optimal: Parberry's algorithm and a greedy refinement).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
@@ -28,6 +30,9 @@ from .registry import (
     method as registered,
 )
 
+if TYPE_CHECKING:
+    from .split import Executor
+
 #: Boards above this many cells are solved in real time by ``method="auto"``.
 AUTO_OPTIMAL_CELLS = 16
 
@@ -44,6 +49,7 @@ def solve(
     on_iteration: IterationCallback | None = None,
     pruning: str = "auto",
     on_progress: ProgressCallback | None = None,
+    executor: Executor | None = None,
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
 
@@ -55,7 +61,8 @@ def solve(
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``
     is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``registry.PRUNING``).
     ``on_progress(progress)`` is called a few times a second while IDA* or A* runs (bound, nodes,
-    wall and CPU seconds: ``limits.Progress``), for a live status.
+    wall and CPU seconds: ``limits.Progress``), for a live status. ``executor`` (a
+    ``split.Executor``: ``split.Pool`` or a Dask cluster's) runs IDA*'s subtrees on its workers.
     Raises ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be
     reached.
 
@@ -72,9 +79,11 @@ def solve(
             return solve_for_board(board, goal, lambda start: solve(
                 start, method=method, heuristic=heuristic, limit=limit, weight=weight,
                 realtime_method=realtime_method, on_iteration=on_iteration, pruning=pruning,
-                on_progress=on_progress))
+                on_progress=on_progress, executor=executor))
         goal = named
     request = _request(method, heuristic, limit, goal, weight, realtime_method, on_iteration, pruning, on_progress)
+    if executor is not None and executor.workers > 1:
+        request = dataclasses.replace(request, executor=executor)
     board.require_solvable(goal)
     _check_options(method, request)
     if method == "auto":

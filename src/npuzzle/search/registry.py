@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..board import Board, Goal
 from ..errors import InvalidBoardError
@@ -53,6 +53,8 @@ class Request:
     pruning: str = "auto"
     on_iteration: IterationCallback | None = None
     on_progress: ProgressCallback | None = None
+    #: A ``split.Executor`` with more than one worker: IDA* then runs its subtrees there.
+    executor: Any = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,425 @@
+"""One IDA* search on many processes: the tree split into subtrees at a frontier, handed out
+threshold by threshold (after Reinefeld & Schnecke's AIDA*).
+
+The frontier is every path of ``depth`` moves from the root that the serial search would take:
+the same move order, the same parent or automaton pruning (so paths the automaton knows to be
+duplicates are left out, as in the serial search), each leaf with the automaton's state at its
+end. For a threshold, the leaves whose path stays within it are the units of work (``Task``):
+a worker runs the IDA* kernel from each leaf, its stack prefilled with the leaf's path, so the
+kernel explores exactly the leaf's subtree as the serial iteration would and then stops. The
+next threshold is the smallest f that exceeded this one, over the frontier's own cut nodes and
+every subtree; the first solution found in a threshold is optimal (every lower threshold was
+searched in full). So an iteration that finds nothing counts the serial iteration's nodes
+exactly; the last one stops when any worker finds a solution, and may count fewer or more.
+
+``Executor`` is how tasks reach workers: ``Pool`` runs them on this machine's cores (processes
+forked after the kernels and tables are loaded, so they share the tables' pages);
+``npuzzle.cluster`` sends the same tasks to a Dask cluster. ``run_task`` is the worker's side:
+it needs only the task (a few hundred bytes) and finds the tables in its own store.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..board import Board, Goal
+from ..geometry import geometry, tiles_from_cells
+from ..heuristics.linear_conflict import line_tables
+from ..heuristics.registry import evaluate, kernel_heuristic, parse
+from .idastar import _fsm_tables, _pruning, _warm, other_goal_tables, shape_arrays
+from .limits import (
+    INTERRUPTED,
+    NODE_LIMIT,
+    TIMEOUT,
+    Clock,
+    Iteration,
+    Limit,
+    ProgressCallback,
+    Solution,
+    Stats,
+    checked_solution,
+    unfinished,
+)
+
+#: Leaves the frontier aims at per worker (more evens the load; each costs a kernel call).
+LEAVES_PER_WORKER = 256
+#: The frontier never goes deeper than this (nor to within 2 moves of the first threshold).
+MAX_DEPTH = 16
+#: Leaves in one task.
+TASK_LEAVES = 8
+_BIG = int(np.iinfo(np.int64).max)
+
+
+@dataclass(frozen=True)
+class Job:
+    """What identifies a search for the workers: its root, goal, bound's name, pruning and order."""
+
+    tiles: tuple[int, ...]
+    height: int
+    width: int
+    goal: Goal
+    heuristic: str
+    pruning: str
+    order: str = "korf"
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A frontier node: the blank's cells from the root (``blanks[0]``) to it, the board there,
+    the step that brought the blank (0-3), the automaton's state and the heuristic value."""
+
+    blanks: tuple[int, ...]
+    tiles: tuple[int, ...]
+    step: int
+    state: int
+    h: int
+
+
+@dataclass(frozen=True)
+class Task:
+    """Some leaves' subtrees at one threshold; ``deadline`` is a wall-clock time (``time.time``)."""
+
+    job: Job
+    bound: int
+    leaves: tuple[Leaf, ...]
+    deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A task's result: nodes, the smallest excess of f over the bound met (``_BIG`` if none),
+    the blank's cells of a solution from the root (or None), CPU seconds, and whether the
+    deadline stopped it before the end."""
+
+    generated: int
+    expanded: int
+    min_over: int
+    found: tuple[int, ...] | None
+    cpu_seconds: float
+    timed_out: bool = False
+
+
+class Executor(Protocol):
+    """Runs tasks somewhere and yields their outcomes as they finish; ``cancel`` drops the rest."""
+
+    workers: int
+
+    def run(self, tasks: list[Task]) -> Iterator[Outcome]: ...
+
+    def cancel(self) -> None: ...
+
+
+# -- the worker's side --------------------------------------------------------------------------
+
+
+@dataclass
+class _Context:
+    """A worker's kernel and arguments for one job (made once per job and process)."""
+
+    kernel: Any
+    shape: Any
+    lines: Any
+    bounds: Any
+    fsm: np.ndarray
+    columns: int
+    line_tables: Any
+    start: Callable[[Board], tuple[np.ndarray, int]]
+    none_index: int
+
+
+@functools.lru_cache(maxsize=4)
+def _context(job: Job) -> _Context:
+    from .._kernels.idastar import NONE, iteration
+
+    h, w = job.height, job.width
+    shape = shape_arrays(h, w, job.goal, job.order)
+    lt = line_tables(h, w, job.goal, job.heuristic == "lc")
+    kh = kernel_heuristic(job.heuristic, h, w, job.goal)
+    fsm_mode, fsm = _fsm_tables(h, w, job.pruning)
+    if kh.spec.extended:
+        start = kh.start
+    else:
+        def start(board: Board) -> tuple[np.ndarray, int]:
+            return np.zeros(kh.columns, np.int64), evaluate(board, job.goal, job.heuristic)
+    none_index = int(np.flatnonzero(shape.succ_q == NONE)[0])
+    return _Context(iteration(kh.mode | lt.mode | fsm_mode), shape, lt.kernel_lines(h, w), kh.bounds, fsm,
+                    kh.columns, lt, start, none_index)
+
+
+def run_task(task: Task) -> Outcome:
+    """Search every leaf's subtree of ``task`` at its threshold (see the module docstring)."""
+    from .._kernels.bounds import H_FSM, LC_TABLES, line_keys
+    from .._kernels.idastar import CTL_EXPANDED, CTL_GENERATED, CTL_MIN_OVER, EXHAUSTED, FOUND, Stack
+
+    job, bound = task.job, task.bound
+    ctx = _context(job)
+    cpu0 = time.process_time()
+    generated = expanded = 0
+    min_over = _BIG
+    rows = bound + 2
+    for leaf in task.leaves:
+        depth = len(leaf.blanks) - 1
+        cells = np.array(leaf.tiles, dtype=np.uint64)
+        if ctx.line_tables.mode == LC_TABLES:
+            line_keys(cells, ctx.lines, len(cells), ctx.shape.row_of, ctx.shape.col_of)
+        stack = Stack(np.zeros(rows, np.uint64), np.zeros(rows, np.uint64), np.zeros(rows, np.int64),
+                      np.zeros((rows, ctx.columns), np.int64))
+        stack.blanks[: depth + 1] = leaf.blanks
+        stack.ks[:depth] = ctx.none_index  # above the leaf, nothing is left to try: the kernel stops
+        blank = leaf.blanks[-1]
+        stack.ks[depth] = (blank * 5 + leaf.step + 1) * 5
+        row, h = ctx.start(Board(job.height, job.width, leaf.tiles))
+        if job.pruning == "fsm":
+            row[H_FSM] = leaf.state
+        stack.hst[depth] = row
+        stack.hs[depth] = h
+        ctl = np.array([depth, 0, 0, _BIG], dtype=np.int64)
+        status = -1
+        while status not in (EXHAUSTED, FOUND):
+            if task.deadline is not None and time.time() >= task.deadline:
+                return Outcome(generated + int(ctl[CTL_GENERATED]), expanded + int(ctl[CTL_EXPANDED]), min_over,
+                               None, time.process_time() - cpu0, timed_out=True)
+            status = ctx.kernel(cells, ctx.shape, ctx.lines, ctx.bounds, ctx.fsm, stack, ctl, bound,
+                                1 << 22)
+        generated += int(ctl[CTL_GENERATED])
+        expanded += int(ctl[CTL_EXPANDED])
+        min_over = min(min_over, int(ctl[CTL_MIN_OVER]))
+        if status == FOUND:
+            path = tuple(int(c) for c in stack.blanks[1 : int(ctl[0]) + 1])
+            return Outcome(generated, expanded, min_over, path, time.process_time() - cpu0)
+    return Outcome(generated, expanded, min_over, None, time.process_time() - cpu0)
+
+
+# -- the frontier -------------------------------------------------------------------------------
+
+
+@dataclass
+class Frontier:
+    """The serial search's tree down to ``depth`` moves: per node its parent (-1 for the root),
+    f = g + h, and the largest f on its path (``path_f``); the leaves at ``depth``."""
+
+    depth: int
+    parent: list[int] = field(default_factory=list)
+    f: list[int] = field(default_factory=list)
+    path_f: list[int] = field(default_factory=list)
+    leaves: list[tuple[int, Leaf]] = field(default_factory=list)  # (node index, leaf)
+
+    def at(self, bound: int) -> tuple[int, int, int, list[Leaf]]:
+        """For a threshold: nodes generated and expanded above the leaves, the smallest excess of
+        a cut node's f over it, and the leaves within it."""
+        generated = expanded = 0
+        min_over = _BIG
+        for i in range(1, len(self.f)):
+            if self.path_f[self.parent[i]] > bound:
+                continue
+            generated += 1
+            if self.f[i] > bound:
+                min_over = min(min_over, self.f[i] - bound)
+            elif i not in self._leaf_nodes:
+                expanded += 1
+        leaves = [leaf for i, leaf in self.leaves if self.path_f[i] <= bound]
+        return generated, expanded + 1 + len(leaves), min_over, leaves
+
+    @functools.cached_property
+    def _leaf_nodes(self) -> set[int]:
+        return {i for i, _ in self.leaves}
+
+
+def frontier(job: Job, target: int) -> Frontier:
+    """The tree of the serial search to the first depth with at least ``target`` leaves (at most
+    ``MAX_DEPTH``, and 2 less than the root's bound, so no leaf is the goal)."""
+    from .._kernels.idastar import NONE
+
+    ctx = _context(job)
+    g = geometry(job.height, job.width, job.goal)
+    shape, fsm = ctx.shape, ctx.fsm
+    use_fsm = job.pruning == "fsm"
+    root = Board(job.height, job.width, job.tiles)
+    h0 = ctx.start(root)[1]
+    out = Frontier(0, [-1], [h0], [h0])
+    # level entries: (node index, board tiles, blank cells so far, row of moves, automaton state, step)
+    level: list[tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]] = [
+        (0, job.tiles, (root.blank,), root.blank * 25, 0, -1)]
+    depth = 0
+    while len(level) < target and depth < min(MAX_DEPTH, h0 - 2):
+        depth += 1
+        nxt = []
+        for index, tiles, blanks, k, v, _ in level:
+            blank = blanks[-1]
+            while shape.succ_q[k] != NONE:
+                q = int(shape.succ_q[k])
+                row = int(shape.succ_next[k])
+                k += 1
+                u = v
+                if use_fsm:
+                    later = q > blank
+                    vertical = g.row_of[q] != g.row_of[blank]
+                    u = int(fsm[v + 2 * later + int(vertical == later)])
+                    if (int(fsm[u + 4 + (q >> 5)]) >> (q & 31)) & 1:
+                        continue
+                child = list(tiles)
+                child[blank], child[q] = child[q], 0
+                ctiles = tuple(child)
+                f = depth + ctx.start(Board(job.height, job.width, ctiles))[1]
+                out.parent.append(index)
+                out.f.append(f)
+                out.path_f.append(max(f, out.path_f[index]))
+                nxt.append((len(out.f) - 1, ctiles, blanks + (q,), row, u, (row // 5) % 5 - 1))
+        level = nxt
+    out.depth = depth
+    out.leaves = [(i, Leaf(blanks, tiles, step, v, out.f[i] - depth)) for i, tiles, blanks, _, v, step in level]
+    return out
+
+
+# -- the threshold loop -------------------------------------------------------------------------
+
+
+def split_idastar(
+    board: Board,
+    executor: Executor,
+    *,
+    goal: Goal = "standard",
+    heuristic: str = "manhattan",
+    limit: Limit | None = None,
+    pruning: str = "auto",
+    on_iteration: Callable[[Iteration, bool], None] | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> Solution:
+    """Optimal solution of ``board`` by IDA* with its subtrees run by ``executor`` (see the
+    module docstring). Same answer as ``idastar.idastar``; ``stats.seconds`` is the CPU time of
+    this process and every task."""
+    heuristic = parse(heuristic).name
+    pruning = _pruning(pruning, heuristic, board.size)
+    board.require_solvable(goal)
+    limit = limit or Limit()
+    other = other_goal_tables(board, goal, heuristic)
+    if other is not None:
+        from .idastar import from_other_goal
+
+        sol = split_idastar(board.converted(), executor, goal=other, heuristic=heuristic, limit=limit,
+                            pruning=pruning, on_iteration=on_iteration, on_progress=on_progress)
+        return from_other_goal(board, goal, other, sol)
+    kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
+    _warm(heuristic, board.height, board.width, goal, pruning)
+    clock = Clock(limit)
+    stats = Stats(generated=1)
+    job = Job(board.tiles, board.height, board.width, goal, heuristic, pruning)
+    done = functools.partial(checked_solution, board, goal, stats=stats, method="idastar", heuristic=heuristic,
+                             note=f"split over {executor.workers} workers")
+    stopped = functools.partial(unfinished, board, goal, stats=stats, method="idastar", heuristic=heuristic)
+    if board.is_goal(goal):
+        clock.stamp(stats)
+        return done((), optimal=True)
+    tree = frontier(job, LEAVES_PER_WORKER * executor.workers)
+    parity = board.manhattan(goal) & 1
+    bound = tree.f[0] + ((tree.f[0] & 1) ^ parity)
+    worker_cpu = 0.0
+    if tree.depth == 0:  # too close to the goal to split: the serial search
+        from .idastar import idastar
+
+        return idastar(board, goal=goal, heuristic=heuristic, limit=limit, pruning=pruning,
+                       on_iteration=on_iteration, on_progress=on_progress)
+    try:
+        while True:
+            cpu0 = clock.cpu()
+            generated, expanded, min_over, leaves = tree.at(bound)
+            deadline = None if clock.deadline is None else time.time() + (clock.deadline - time.monotonic())
+            tasks = [Task(job, bound, tuple(leaves[i : i + TASK_LEAVES]), deadline)
+                     for i in range(0, len(leaves), TASK_LEAVES)]
+            found, stop = None, None
+            for outcome in executor.run(tasks):
+                generated += outcome.generated
+                expanded += outcome.expanded
+                min_over = min(min_over, outcome.min_over)
+                worker_cpu += outcome.cpu_seconds
+                if on_progress is not None:
+                    on_progress(clock.progress(bound, stats.generated + generated))
+                if outcome.found is not None:
+                    found = outcome.found
+                elif outcome.timed_out or clock.expired():
+                    stop = TIMEOUT
+                elif limit.max_nodes is not None and stats.generated + generated >= limit.max_nodes:
+                    stop = NODE_LIMIT
+                if found is not None or stop is not None:
+                    executor.cancel()
+                    break
+            it = Iteration(bound, generated, expanded, clock.cpu() - cpu0)
+            stats.iterations.append(it)
+            stats.generated += generated
+            stats.expanded += expanded
+            clock.stamp(stats)
+            stats.seconds += worker_cpu
+            if stop is not None:
+                return stopped(stop, bound)
+            if on_iteration is not None:
+                on_iteration(it, found is not None)
+            if found is not None:
+                return done(tiles_from_cells(board, found), optimal=True)
+            if min_over == _BIG:
+                raise AssertionError("IDA* exhausted a solvable position")
+            nxt = bound + min_over
+            bound = nxt + ((nxt & 1) ^ parity)
+    except KeyboardInterrupt:
+        executor.cancel()
+        clock.stamp(stats)
+        return stopped(INTERRUPTED, bound)
+
+
+# -- this machine's cores -----------------------------------------------------------------------
+
+
+def cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def workers_for(jobs: int) -> int:
+    """``--jobs``: 0 means every core."""
+    if jobs < 0:
+        raise ValueError(f"--jobs takes 0 (every core) or a number of processes, not {jobs}")
+    return cores() if jobs == 0 else jobs
+
+
+class Pool:
+    """An ``Executor`` over worker processes on this machine, forked from this process (so they
+    start with its loaded kernels and share its mapped tables). Use as a context manager."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Any = None
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cancel()
+
+    def _ensure(self) -> Any:
+        if self._pool is None:
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+            self._pool = multiprocessing.get_context(method).Pool(self.workers)
+        return self._pool
+
+    def run(self, tasks: list[Task]) -> Iterator[Outcome]:
+        yield from self._ensure().imap_unordered(run_task, tasks)
+
+    def imap(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        """``fn`` over ``items`` in the workers, results in the items' order."""
+        yield from self._ensure().imap(fn, items)
+
+    def cancel(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
