@@ -66,6 +66,7 @@ class Batch:
     def finish(self) -> int:
         """The summary line (for more than one position) and the exit status."""
         if self.many:
-            print(present.batch_summary_text(self.command, self.counts, self.clock.wall(), self.clock.cpu()),
+            print(present.batch_summary_text(self.command, self.counts, self.clock.wall(),
+                                                 self.clock.cpu_with_children()),
                   file=sys.stderr, flush=True)
         return self.status

@@ -235,6 +235,25 @@ def add_json(p: argparse.ArgumentParser, help: str = "print one JSON record per 
     p.add_argument("--json", action="store_true", help=help)
 
 
+def add_parallel(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--jobs", "-j", type=jobs_arg, default=1, metavar="N",
+                   help=f"worker processes on this machine (0 = every core; default 1): {what}; the "
+                   "results are the serial run's, in the same order")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="run the same work on a Dask cluster instead (pip install 'npuzzle[cluster]'; "
+                   "its workers need npuzzle and their own tables)")
+
+
+def jobs_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{quote_input(text)} is not a number of processes") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value}: give 0 (every core) or a number of processes")
+    return value
+
+
 def add_quiet(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", "-q", action="store_true",
                    help="on a terminal, no notice of kernels being compiled and no live status line")

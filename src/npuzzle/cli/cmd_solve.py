@@ -22,6 +22,7 @@ from ._options import (
     add_heuristic,
     add_json,
     add_method,
+    add_parallel,
     add_positions,
     add_pruning,
     add_quiet,
@@ -35,9 +36,12 @@ from ._options import (
 from ._output import Live, check_writable, writing
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ..board import Board, Goal
     from ..notation import Entry
     from ..search.limits import Iteration, Solution
+    from ..search.split import Executor
     from ._options import Subparsers
 
 EPILOG = """examples:
@@ -50,6 +54,9 @@ EPILOG = """examples:
                                                faster, at most 1.5 times the optimum
   npuzzle scramble --shape 100x100 | npuzzle solve -f - --count-only
                                                a 100x100 board in real time
+  npuzzle solve -f boards.txt --jobs 0         every core: one position each, in input order
+  npuzzle solve 159d26ae37bf48c0 --jobs 2 --heuristic pdb:7-8
+                                               one search, its tree split over 2 processes
 
 """ + NOTATION_HELP + """
 methods:
@@ -99,6 +106,8 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--steps", action="store_true",
                    help="also show every position on the way: move number, tile pushed, letter and the "
                    "board (JSON: a 'steps' list of positions)")
+    add_parallel(p, "several positions are solved one per process; one position has its IDA* tree "
+                 "split over them")
     add_json(p)
     p.add_argument("--verbose", "-v", action="store_true",
                    help="report the first bound and every iteration (threshold, nodes, CPU seconds) on stderr")
@@ -114,29 +123,50 @@ def run(args: argparse.Namespace) -> int:
     entries = read_entries(args)
     if args.moves_out not in (None, "-"):
         _check_moves_out(args.moves_out, len(entries))
+    from ..cluster import workers
+
+    if streaming and (args.jobs != 1 or args.scheduler):
+        raise NPuzzleError("--count-only and --moves-out solve in one process: no --jobs or --scheduler")
     batch = Batch("solve", entries, args.json, ("solved", "stopped", "unsolvable", "invalid"))
-    shown = False  # text mode: a blank line between two solutions
-    for entry in entries:
-        if entry.board is None:
-            batch.invalid(entry)
-            continue
-        reason = entry.board.unsolvable_reason(goal)
-        if reason is not None:
-            batch.unsolvable(entry, goal, reason)
-            continue
-        if shown and not args.json:
-            print()
-        shown = True
-        if streaming:
-            _solve_streaming(entry, args)
-            batch.count("solved")
-            continue
-        solution = _solve(entry.board, args, limit, goal)
-        _show(solution, entry, args, limit)
-        if solution.status == INTERRUPTED:
-            return EXIT_INTERRUPTED
-        batch.count("solved" if solution.solved else "stopped", EXIT_OK if solution.solved else EXIT_LIMIT)
+    todo = [e.board for e in entries if e.board is not None and e.board.unsolvable_reason(goal) is None]
+    for board in todo:
+        _check_printable(board, args)
+    with workers(args.jobs, args.scheduler) as executor:
+        solutions = _solve_many(todo, args, limit, goal, executor) if executor and len(todo) > 1 else None
+        shown = False  # text mode: a blank line between two solutions
+        for entry in entries:
+            if entry.board is None:
+                batch.invalid(entry)
+                continue
+            reason = entry.board.unsolvable_reason(goal)
+            if reason is not None:
+                batch.unsolvable(entry, goal, reason)
+                continue
+            if shown and not args.json:
+                print()
+            shown = True
+            if streaming:
+                _solve_streaming(entry, args)
+                batch.count("solved")
+                continue
+            solution = next(solutions) if solutions is not None else _solve(entry.board, args, limit, goal, executor)
+            _show(solution, entry, args, limit)
+            if solution.status == INTERRUPTED:
+                return EXIT_INTERRUPTED
+            batch.count("solved" if solution.solved else "stopped", EXIT_OK if solution.solved else EXIT_LIMIT)
     return batch.finish()
+
+
+def _solve_many(boards: list[Board], args: argparse.Namespace, limit: Limit, goal: Goal | Board,
+                executor: Executor) -> Iterator[Solution]:
+    """The positions solved by the executor's workers, one each, the solutions in order."""
+    from ..search.split import solve_many
+
+    live = Live(args.quiet)
+    with live.running():
+        yield from solve_many(((b, goal) for b in boards), executor, method=args.method, heuristic=args.heuristic,
+                              limit=limit, weight=args.weight, realtime_method=args.realtime_method,
+                              pruning=args.pruning)
 
 
 def _show(solution: Solution, entry: Entry, args: argparse.Namespace, limit: Limit) -> None:
@@ -170,9 +200,9 @@ def _check_moves_out(path: str, count: int) -> None:
     check_writable(path)
 
 
-def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Board) -> Solution:
-    from ..search import solve
-
+def _check_printable(board: Board, args: argparse.Namespace) -> None:
+    if args.count_only or args.moves_out is not None:
+        return
     if not present.printable(board, args.method):
         raise NPuzzleError(
             f"a {board.height}x{board.width} board has too many moves to print: "
@@ -180,6 +210,12 @@ def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Bo
     if args.steps and board.size > present.DRAWN_CELLS:
         raise NPuzzleError(f"--steps draws boards of at most {present.DRAWN_CELLS} cells, not "
                            f"{board.height}x{board.width}")
+
+
+def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Board,
+           executor: Executor | None = None) -> Solution:
+    from ..search import solve
+
     live = Live(args.quiet)
 
     def print_iteration(iteration: Iteration, final: bool) -> None:
@@ -191,7 +227,8 @@ def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Bo
             print(_start_text(board, args, goal), file=sys.stderr, flush=True)
         return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=goal,
                      weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
-                     on_iteration=print_iteration if args.verbose else None, on_progress=live.callback())
+                     on_iteration=print_iteration if args.verbose else None, on_progress=live.callback(),
+                     executor=executor)
 
 
 def _start_text(board: Board, args: argparse.Namespace, goal: Goal | Board) -> str:

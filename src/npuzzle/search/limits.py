@@ -7,6 +7,7 @@ reached, no moves, and ``lower_bound`` set to the best bound it proved.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -264,6 +265,11 @@ def unfinished(
     return Solution(board, goal, (), "", None, False, status, lower_bound, stats, method, heuristic, note)
 
 
+def _children_cpu() -> float:
+    t = os.times()
+    return t.children_user + t.children_system
+
+
 class Clock:
     """CPU time, wall-clock time and deadline of one search."""
 
@@ -271,9 +277,14 @@ class Clock:
         self.cpu0 = time.process_time()
         self.wall0 = time.monotonic()
         self.deadline = None if limit.timeout is None else self.wall0 + limit.timeout
+        self.children0 = _children_cpu()
 
     def cpu(self) -> float:
         return time.process_time() - self.cpu0
+
+    def cpu_with_children(self) -> float:
+        """CPU time of this process and of the worker processes it has reaped since."""
+        return self.cpu() + _children_cpu() - self.children0
 
     def wall(self) -> float:
         return time.monotonic() - self.wall0

@@ -108,13 +108,52 @@ class Outcome:
 
 
 class Executor(Protocol):
-    """Runs tasks somewhere and yields their outcomes as they finish; ``cancel`` drops the rest."""
+    """Runs tasks somewhere and yields their outcomes as they finish; ``cancel`` drops the rest.
+    ``imap`` runs a function over items there, the results in the items' order."""
 
     workers: int
 
     def run(self, tasks: list[Task]) -> Iterator[Outcome]: ...
 
+    def imap(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]: ...
+
     def cancel(self) -> None: ...
+
+
+# -- many positions, one each ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class One:
+    """One position of a batch for a worker: the board, the goal and ``search.solve``'s options;
+    solved ``repeat`` times, the run with the least CPU time kept."""
+
+    board: Board
+    goal: Goal | Board
+    options: tuple[tuple[str, Any], ...]
+    repeat: int = 1
+
+
+def solve_one(one: One) -> Solution:
+    """A worker's side of ``solve_many``."""
+    from . import solve
+
+    runs = [solve(one.board, goal=one.goal, **dict(one.options)) for _ in range(max(1, one.repeat))]
+    return min(runs, key=lambda r: r.stats.seconds)
+
+
+def solve_many(boards: Iterable[tuple[Board, Goal | Board]], executor: Executor, *, repeat: int = 1,
+               **options: Any) -> Iterator[Solution]:
+    """``search.solve(board, goal=goal, **options)`` for every ``(board, goal)``, run by the
+    executor's workers, the solutions in the boards' order (each the same as a serial solve's,
+    but for its times). Callbacks cannot cross to other processes: ``on_iteration`` and
+    ``on_progress`` are refused."""
+    if options.get("on_iteration") is not None or options.get("on_progress") is not None:
+        raise ValueError("solve_many runs each search in another process: no callbacks")
+    frozen = tuple(sorted(options.items()))
+    # The workers load the kernels and map the tables themselves, at the same time (the
+    # tables' pages are shared through the page cache either way).
+    yield from executor.imap(solve_one, (One(board, goal, frozen, repeat) for board, goal in boards))
 
 
 # -- the worker's side --------------------------------------------------------------------------
