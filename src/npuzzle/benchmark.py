@@ -11,11 +11,14 @@ import json
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .errors import quote_input
 from .instances import BENCHMARK_SETS, Instance, benchmark_set
 from .search.limits import Limit, Solution
+
+if TYPE_CHECKING:
+    from .search.split import Executor
 
 
 @dataclass
@@ -98,12 +101,15 @@ def run(
     pruning: str = "auto",
     out: TextIO | None = None,
     as_json: bool = False,
+    executor: Executor | None = None,
 ) -> list[Row]:
     """Solve the instances, print one line each and a total (with ``as_json``, one JSON record
     each and a summary record: ``present.bench_record``); return the rows. With ``repeat``
     above 1 every instance is solved that many times and its least CPU time is kept (the
-    searches are deterministic: every run finds the same solution with the same nodes)."""
+    searches are deterministic: every run finds the same solution with the same nodes). With an
+    ``executor`` (``search.split``) the instances are solved by its workers, one each."""
     from .search import solve
+    from .search.split import solve_many
 
     out = out if out is not None else sys.stdout
     instances = benchmark_set(name, list(ids) if ids is not None else None)
@@ -113,11 +119,16 @@ def run(
                   + (f", least CPU time of {repeat} runs each" if repeat > 1 else "") + "\n")
         out.write("# id  length  optimum  generated  CPU_s  Mnodes/s" + ("  korf_nodes\n" if compare_nodes else "\n"))
     rows = []
-    for inst in instances:
-        runs = [solve(inst.board, method=method, heuristic=heuristic, goal=inst.goal, limit=Limit(timeout=timeout),
-                      pruning=pruning)
-                for _ in range(max(1, repeat))]
-        row = Row(inst, min(runs, key=lambda r: r.stats.seconds), compare_nodes)
+    limit = Limit(timeout=timeout)
+    if executor is not None:
+        solutions = solve_many(((inst.board, inst.goal) for inst in instances), executor, repeat=repeat,
+                               method=method, heuristic=heuristic, limit=limit, pruning=pruning)
+    else:
+        solutions = (min((solve(inst.board, method=method, heuristic=heuristic, goal=inst.goal, limit=limit,
+                                pruning=pruning) for _ in range(max(1, repeat))), key=lambda r: r.stats.seconds)
+                     for inst in instances)
+    for inst, solution in zip(instances, solutions, strict=True):
+        row = Row(inst, solution, compare_nodes)
         rows.append(row)
         out.write(_row_json(name, row) if as_json else _row_text(row))
         out.flush()

@@ -10,30 +10,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Goal, check_goal
 from .errors import NPuzzleError
 
+if TYPE_CHECKING:
+    from .search.split import Executor
+
 
 def sample_lengths(
-    height: int, width: int, count: int, *, seed: int | None = None, goal: Goal = "standard", progress: bool = True
+    height: int, width: int, count: int, *, seed: int | None = None, goal: Goal = "standard", progress: bool = True,
+    executor: Executor | None = None,
 ) -> list[int]:
-    """Optimal solution lengths of ``count`` random solvable positions (reproducible by ``seed``)."""
+    """Optimal solution lengths of ``count`` random solvable positions (reproducible by ``seed``);
+    with an ``executor`` (``search.split``) its workers solve them, one each: the same lengths."""
     import numpy as np
 
     from . import tables
     from .instances import random_board
     from .search import solve
+    from .search.split import solve_many
 
     check_goal(goal)
     if count <= 0:
         raise NPuzzleError(f"the sample size must be positive, not {count}")
     rng = np.random.default_rng(seed)
+    boards = [random_board(height, width, rng, goal) for _ in range(count)]
+    solutions = (solve_many(((b, goal) for b in boards), executor) if executor is not None
+                 else (solve(b, goal=goal) for b in boards))
     lengths = []
     with tables.progress(count, f"sample {height}x{width}", progress) as bar:
-        for _ in range(count):
-            solution = solve(random_board(height, width, rng, goal), goal=goal)
+        for solution in solutions:
             if not solution.optimal or solution.length is None:
                 raise NPuzzleError(f"no optimal solution found ({solution.status})")
             lengths.append(solution.length)

@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING
 
 from ..errors import NPuzzleError, quote_input
 from ..instances import BENCHMARK_SETS
-from ._options import EXIT_INPUT, EXIT_LIMIT, EXIT_OK, add_heuristic, add_json, add_method, add_pruning, add_timeout
+from ._options import (
+    EXIT_INPUT,
+    EXIT_LIMIT,
+    EXIT_OK,
+    add_heuristic,
+    add_json,
+    add_method,
+    add_parallel,
+    add_pruning,
+    add_timeout,
+)
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -28,18 +38,21 @@ def add(sub: Subparsers) -> None:
     add_pruning(p)
     add_timeout(p, "limit per instance")
     add_json(p, "print one JSON record per instance and a summary record (docs/json.md)")
+    add_parallel(p, "the instances are solved one per process")
 
 
 def run(args: argparse.Namespace) -> int:
     from .. import benchmark
+    from ..cluster import workers
 
     try:
         ids = benchmark.parse_ids(args.ids, args.set)
     except ValueError as e:
         raise NPuzzleError(f"bad --ids {quote_input(args.ids)}: {e}") from None
     try:
-        rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout,
-                             pruning=args.pruning, as_json=args.json)
+        with workers(args.jobs, args.scheduler) as executor:
+            rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout,
+                                 pruning=args.pruning, as_json=args.json, executor=executor)
     except ValueError as e:
         raise NPuzzleError(str(e)) from None
     if any(not r.solution.solved for r in rows):

@@ -8,7 +8,18 @@ import sys
 from typing import TYPE_CHECKING
 
 from .. import present
-from ._options import EXIT_OK, Parser, add_goal, add_json, add_shape, cell_arg, positive_int, seed_arg, shape_arg
+from ._options import (
+    EXIT_OK,
+    Parser,
+    add_goal,
+    add_json,
+    add_parallel,
+    add_shape,
+    cell_arg,
+    positive_int,
+    seed_arg,
+    shape_arg,
+)
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -47,6 +58,7 @@ def add(sub: Subparsers) -> None:
     add_shape(s, required=True, help="board shape, e.g. 4x4")
     s.add_argument("--count", type=positive_int, default=100, help="number of positions (default: 100)")
     s.add_argument("--seed", type=seed_arg, default=None, help="random seed, for a reproducible sample (0..2**63-1)")
+    add_parallel(s, "the positions are solved one per process")
     add_goal(s)
     _add_plot(s)
 
@@ -101,11 +113,13 @@ def _happy(args: argparse.Namespace) -> None:
 
 def _sample(args: argparse.Namespace) -> None:
     from .. import stats
+    from ..cluster import workers
 
     h, w = args.shape
     if args.plot:
         stats.pyplot()  # fail before solving if matplotlib is missing
-    lengths = stats.sample_lengths(h, w, args.count, seed=args.seed, goal=args.goal)
+    with workers(args.jobs, args.scheduler) as executor:
+        lengths = stats.sample_lengths(h, w, args.count, seed=args.seed, goal=args.goal, executor=executor)
     if args.json:
         print(json.dumps(present.sample_record(h, w, args.goal, args.seed, lengths)))
     else:
