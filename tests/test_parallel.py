@@ -1,0 +1,231 @@
+"""Every core, and a Dask cluster (issue 19): batches give the serial results in input order; a
+search split into subtrees gives the serial optimum, with the serial node counts in every
+iteration before the last; a real ``dask scheduler`` with two real workers (on 127.0.0.1) runs
+the same work, and a worker killed in the middle of a search changes nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import npuzzle
+from npuzzle import Board
+from npuzzle.cli import main
+from npuzzle.instances import random_board
+from npuzzle.search import solve
+from npuzzle.search.idastar import idastar
+from npuzzle.search.split import MAX_DEPTH, Job, Pool, frontier, solve_many, split_idastar, workers_for
+
+SHAPES = [(2, 3), (3, 2), (2, 4), (3, 3), (4, 3), (3, 5)]
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with Pool(2) as p:
+        yield p
+
+
+def boards(shape: tuple[int, int], count: int, seed: int) -> list[Board]:
+    rng = np.random.default_rng(seed)
+    return [random_board(*shape, rng) for _ in range(count)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("heuristic, pruning", [("manhattan", "parent"), ("wd+id", "fsm"), ("lc", "parent")])
+def test_a_split_search_is_the_serial_search(pool, shape, heuristic, pruning):
+    for board in boards(shape, 2, seed=sum(shape)):
+        if shape == (3, 5) and heuristic != "wd+id":
+            continue  # the weaker bounds take long on 3x5; wd+id covers the shape
+        serial = idastar(board, heuristic=heuristic, pruning=pruning)
+        split = split_idastar(board, pool, heuristic=heuristic, pruning=pruning)
+        assert split.solved and split.optimal and split.length == serial.length
+        assert board.apply(split.moves).is_goal()
+        a, b = serial.stats.iterations, split.stats.iterations
+        assert [i.threshold for i in a] == [i.threshold for i in b]
+        # every iteration before the last explores the serial tree exactly
+        assert [(i.generated, i.expanded) for i in a[:-1]] == [(i.generated, i.expanded) for i in b[:-1]]
+
+
+def test_the_frontier_stops_short_of_the_goal(pool):
+    board = npuzzle.parse("8 6 7/2 5 4/3 0 1")
+    tree = frontier(Job(board.tiles, 3, 3, "standard", "manhattan", "parent"), 1000)
+    assert len(tree.leaves) >= 1000 and 0 < tree.depth <= tree.f[0] - 2
+    assert all(len(leaf.blanks) == tree.depth + 1 for _, leaf in tree.leaves)
+    few = frontier(Job(board.tiles, 3, 3, "standard", "manhattan", "parent"), 10**9)
+    assert few.depth == min(MAX_DEPTH, few.f[0] - 2)  # as deep as it may go
+    near = Board.goal(3, 3).move(Board.goal(3, 3).movable_tiles()[0])  # too close to split: serial
+    s = split_idastar(near, pool, heuristic="manhattan")
+    assert s.length == 1 and s.optimal
+
+
+def test_a_batch_gives_the_serial_solutions_in_order(pool):
+    items = [(b, "standard") for shape in SHAPES for b in boards(shape, 3, seed=7)]
+    items += [(npuzzle.parse("bc9e80df3412a756"), "standard"), (boards((3, 3), 1, 3)[0], "blank-first")]
+    items = [(b, g) for b, g in items if b.unsolvable_reason(g) is None]
+    parallel = list(solve_many(items, pool, method="idastar", heuristic="wd+id"))
+    serial = [solve(b, goal=g, method="idastar", heuristic="wd+id") for b, g in items]
+    assert [s.moves for s in parallel] == [s.moves for s in serial]
+    assert [s.stats.generated for s in parallel] == [s.stats.generated for s in serial]
+    assert [s.board for s in parallel] == [b for b, _ in items]
+
+
+def test_callbacks_do_not_cross_processes(pool):
+    with pytest.raises(ValueError, match="no callbacks"):
+        list(solve_many([(Board.goal(2, 3), "standard")], pool, on_progress=print))
+
+
+def test_the_python_api():
+    texts = ["1 2 3/4 5 6/0 7 8", "8 6 7/2 5 4/3 0 1", "1 2 3 4 0 5", "4 1 2/5 0 3"]
+    got = npuzzle.solve_many(texts[:2] + [npuzzle.parse(texts[2], "2x3"), texts[3]], jobs=2, method="idastar",
+                             heuristic="lc")
+    assert [s.length for s in got] == [2, 31, 1, 5]
+    s = npuzzle.solve("8 6 7/2 5 4/3 0 1", jobs=2, method="idastar", heuristic="manhattan")
+    assert s.length == 31 and s.optimal and "split over 2 workers" in s.note
+    assert workers_for(0) >= 1 and workers_for(3) == 3
+    with pytest.raises(ValueError):
+        workers_for(-1)
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def _records(text: str) -> list[dict]:
+    drop = ("wall_seconds", "cpu_seconds", "stats")
+    return [{k: v for k, v in json.loads(line).items() if k not in drop} for line in text.splitlines()]
+
+
+def _positions_file(tmp_path: Path) -> Path:
+    lines = [Board(*shape, b.tiles).rows() for shape in SHAPES for b in boards(shape, 2, seed=11)]
+    text = "\n".join("/".join(" ".join(map(str, r)) for r in rows) for rows in lines)
+    path = tmp_path / "boards.txt"
+    path.write_text(text + "\nnot a board\n1 2 3/4 5 6/8 7 0\n")  # an invalid and an unsolvable line too
+    return path
+
+
+def test_solve_jobs_on_the_command_line(capsys, tmp_path):
+    path = _positions_file(tmp_path)
+    args = ("solve", "--file", str(path), "--json", "--method", "idastar", "--heuristic", "wd+id")
+    code1, out1, _ = _cli(capsys, *args)
+    code2, out2, err2 = _cli(capsys, *args, "--jobs", "2")
+    assert code1 == code2 == 1  # an invalid line: the worst outcome, for both
+    assert _records(out1) == _records(out2) and len(_records(out1)) == 14
+    assert "12 solved" in err2
+    code, out, err = _cli(capsys, "solve", "8 6 7/2 5 4/3 0 1", "--jobs", "2", "--heuristic", "manhattan")
+    assert code == 0 and "Solution: 31 moves, optimal" in out
+    assert _cli(capsys, "solve", "1 2 3/4 5 6/7 0 8", "--jobs", "-1")[0] == 2
+    code, out, err = _cli(capsys, "solve", "1 2 3/4 5 6/7 0 8", "--jobs", "two")
+    assert code == 2 and "'two' is not a number of processes" in err
+    code, out, err = _cli(capsys, "solve", "1 2 3/4 5 6/7 0 8", "--count-only", "--jobs", "2")
+    assert code == 1 and "no --jobs or --scheduler" in err
+
+
+def test_bench_and_sample_with_jobs(capsys):
+    args = ("bench", "korf100", "--ids", "1-4", "--heuristic", "wd+id", "--json")
+    serial, parallel = _cli(capsys, *args)[1], _cli(capsys, *args, "--jobs", "2")[1]
+    keep = ("id", "length", "optimal_length", "generated", "expanded")
+    rows = [[{k: r.get(k) for k in keep} for r in map(json.loads, text.splitlines())] for text in (serial, parallel)]
+    assert rows[0] == rows[1] and len(rows[0]) == 5
+    args = ("stats", "sample", "--shape", "2x4", "--count", "40", "--seed", "3", "--json")
+    assert json.loads(_cli(capsys, *args)[1]) == json.loads(_cli(capsys, *args, "-j", "2")[1])
+
+
+# -- a real Dask cluster on 127.0.0.1 ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory, table_store):
+    """``dask scheduler`` and two ``dask worker`` processes (one thread each, no nanny, so a killed
+    worker stays dead), all on 127.0.0.1, the workers using the tests' table store."""
+    pytest.importorskip("distributed", reason="the 'cluster' extra (dask, distributed) is not installed")
+    from distributed import Client
+
+    here = tmp_path_factory.mktemp("dask")
+    scheduler_file = here / "scheduler.json"
+    env = {**os.environ, "NPUZZLE_DATA_DIR": str(table_store), "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    procs = [subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                               "--scheduler-file", str(scheduler_file)], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)]
+    deadline = time.monotonic() + 60
+    while not scheduler_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert scheduler_file.exists(), "the dask scheduler did not start"
+    for _ in range(2):
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file),
+             "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1", "--no-dashboard"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+    address = json.loads(scheduler_file.read_text())["address"]
+    assert address.startswith("tcp://127.0.0.1:")
+    with Client(address, timeout=30, set_as_default=False) as client:
+        client.wait_for_workers(2, timeout=60)
+        pids = list(client.run(os.getpid).values())
+    try:
+        yield address, pids
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+
+
+def test_a_batch_and_a_split_search_on_dask(capsys, tmp_path, dask_cluster):
+    address, _ = dask_cluster
+    path = _positions_file(tmp_path)
+    args = ("solve", "--file", str(path), "--json", "--method", "idastar", "--heuristic", "wd+id")
+    code1, out1, _ = _cli(capsys, *args)
+    code2, out2, _ = _cli(capsys, *args, "--scheduler", address)
+    assert code1 == code2 and _records(out1) == _records(out2)
+    board = npuzzle.parse("8 6 7/2 5 4/3 0 1")
+    s = npuzzle.solve(board, scheduler=address, method="idastar", heuristic="manhattan")
+    serial = idastar(board, heuristic="manhattan")
+    assert s.length == 31 and s.optimal and "split over 2 workers" in s.note
+    assert [(i.generated, i.expanded) for i in s.stats.iterations[:-1]] == [
+        (i.generated, i.expanded) for i in serial.stats.iterations[:-1]]
+
+
+def test_a_worker_killed_mid_search_changes_nothing(dask_cluster):
+    """The last test of the module: it leaves one worker."""
+    from npuzzle.cluster import Cluster
+
+    address, pids = dask_cluster
+    board = npuzzle.parse("14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3")  # Korf's #1: 276 million nodes
+    serial = idastar(board, goal="blank-first", heuristic="manhattan", pruning="parent")
+    killed = []
+
+    def kill_one(progress: object) -> None:
+        if not killed:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+
+    with Cluster(address) as cluster:
+        s = split_idastar(board, cluster, goal="blank-first", heuristic="manhattan", pruning="parent",
+                          on_progress=kill_one)
+    assert killed and s.solved and s.optimal and s.length == serial.length == 57
+    assert board.apply(s.moves).is_goal("blank-first")
+    assert [(i.generated, i.expanded) for i in s.stats.iterations[:-1]] == [
+        (i.generated, i.expanded) for i in serial.stats.iterations[:-1]]
+
+
+def test_no_scheduler_is_a_message(capsys):
+    code, out, err = _cli(capsys, "solve", "1 2 3/4 5 6/7 0 8", "--scheduler", "tcp://127.0.0.1:9")
+    assert code != 0 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
