@@ -19,10 +19,11 @@ import pytest
 import npuzzle
 from npuzzle import Board
 from npuzzle.cli import main
+from npuzzle.cluster import solve_many
 from npuzzle.instances import random_board
 from npuzzle.search import solve
 from npuzzle.search.idastar import idastar
-from npuzzle.search.split import MAX_DEPTH, Job, Pool, frontier, solve_many, split_idastar, workers_for
+from npuzzle.search.split import MAX_DEPTH, Job, Pool, frontier, split_idastar, workers_for
 
 SHAPES = [(2, 3), (3, 2), (2, 4), (3, 3), (4, 3), (3, 5)]
 

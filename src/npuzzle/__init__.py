@@ -147,9 +147,9 @@ def solve_many(
     ...                               method="idastar", heuristic="lc")]
     [2, 1]
     """
+    from .cluster import solve_many as _solve_many
     from .cluster import workers
     from .search import solve as _solve
-    from .search.split import solve_many as _solve_many
 
     read = [parse(b, shape) if isinstance(b, str) else b for b in boards]
     limit = _limit(None, timeout, max_nodes, None)

@@ -108,8 +108,8 @@ def run(
     above 1 every instance is solved that many times and its least CPU time is kept (the
     searches are deterministic: every run finds the same solution with the same nodes). With an
     ``executor`` (``search.split``) the instances are solved by its workers, one each."""
+    from .cluster import solve_many
     from .search import solve
-    from .search.split import solve_many
 
     out = out if out is not None else sys.stdout
     instances = benchmark_set(name, list(ids) if ids is not None else None)

@@ -22,10 +22,49 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from .board import Board, Goal
 from .errors import NPuzzleError
+from .search.limits import Solution
 from .search.split import Executor, Outcome, Pool, Task, run_task, workers_for
+
+# -- many positions, one each ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class One:
+    """One position of a batch for a worker: the board, the goal and ``search.solve``'s options;
+    solved ``repeat`` times, the run with the least CPU time kept."""
+
+    board: Board
+    goal: Goal | Board
+    options: tuple[tuple[str, Any], ...]
+    repeat: int = 1
+
+
+def solve_one(one: One) -> Solution:
+    """A worker's side of ``solve_many``."""
+    from .search import solve
+
+    runs = [solve(one.board, goal=one.goal, **dict(one.options)) for _ in range(max(1, one.repeat))]
+    return min(runs, key=lambda r: r.stats.seconds)
+
+
+def solve_many(boards: Iterable[tuple[Board, Goal | Board]], executor: Executor, *, repeat: int = 1,
+               **options: Any) -> Iterator[Solution]:
+    """``search.solve(board, goal=goal, **options)`` for every ``(board, goal)``, run by the
+    executor's workers, the solutions in the boards' order (each the same as a serial solve's,
+    but for its times). Callbacks cannot cross to other processes: ``on_iteration`` and
+    ``on_progress`` are refused."""
+    if options.get("on_iteration") is not None or options.get("on_progress") is not None:
+        raise ValueError("solve_many runs each search in another process: no callbacks")
+    frozen = tuple(sorted(options.items()))
+    # The workers load the kernels and map the tables themselves, at the same time (the
+    # tables' pages are shared through the page cache either way).
+    yield from executor.imap(solve_one, (One(board, goal, frozen, repeat) for board, goal in boards))
+
 
 #: Seconds to wait for a scheduler to answer.
 CONNECT_SECONDS = 10

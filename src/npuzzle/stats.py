@@ -28,9 +28,9 @@ def sample_lengths(
     import numpy as np
 
     from . import tables
+    from .cluster import solve_many
     from .instances import random_board
     from .search import solve
-    from .search.split import solve_many
 
     check_goal(goal)
     if count <= 0:

@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
 def _solve_many(boards: list[Board], args: argparse.Namespace, limit: Limit, goal: Goal | Board,
                 executor: Executor) -> Iterator[Solution]:
     """The positions solved by the executor's workers, one each, the solutions in order."""
-    from ..search.split import solve_many
+    from ..cluster import solve_many
 
     live = Live(args.quiet)
     with live.running():

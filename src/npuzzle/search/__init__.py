@@ -21,6 +21,7 @@ from .registry import (
     METHODS,
     PRUNING,
     REALTIME_METHODS,
+    SPLIT,
     IterationCallback,
     Request,
     check_pruning,
@@ -93,6 +94,8 @@ def solve(
         if answer is not None:
             return answer
         method = _auto_method(board, request)
+    if method == "idastar" and request.executor is not None:  # its tree split over the executor's workers
+        return SPLIT.load()(board, request)
     return registered(method).load()(board, request)
 
 

@@ -158,12 +158,6 @@ def solve_request(board: Board, request: Request) -> Solution:
     heuristic = request.heuristic
     if heuristic == "auto":
         heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
-    if request.executor is not None:
-        from .split import split_idastar
-
-        return split_idastar(board, request.executor, goal=request.goal, heuristic=heuristic, limit=request.limit,
-                             on_iteration=request.on_iteration, pruning=request.pruning,
-                             on_progress=request.on_progress)
     return idastar(board, goal=request.goal, heuristic=heuristic, limit=request.limit,
                    on_iteration=request.on_iteration, pruning=request.pruning, on_progress=request.on_progress)
 

@@ -81,6 +81,9 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
            frozenset({"realtime_method"})),
 )}
+#: IDA* with its tree split over an executor's workers (``Request.executor``): not a name of its own.
+SPLIT = Method("idastar", "npuzzle.search.split:solve_request", "IDA* split over workers",
+               REGISTRY["idastar"].options)
 #: The names ``solve`` takes: ``auto`` and every registered search.
 METHODS: tuple[str, ...] = ("auto", *REGISTRY)
 

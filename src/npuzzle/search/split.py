@@ -33,8 +33,8 @@ import numpy as np
 from ..board import Board, Goal
 from ..geometry import geometry, tiles_from_cells
 from ..heuristics.linear_conflict import line_tables
-from ..heuristics.registry import evaluate, kernel_heuristic, parse
-from .idastar import _fsm_tables, _pruning, _warm, other_goal_tables, shape_arrays
+from ..heuristics.registry import auto_heuristic, evaluate, kernel_heuristic, parse
+from .idastar import _fsm_tables, _pruning, _warm, from_other_goal, idastar, other_goal_tables, shape_arrays
 from .limits import (
     INTERRUPTED,
     NODE_LIMIT,
@@ -48,6 +48,7 @@ from .limits import (
     checked_solution,
     unfinished,
 )
+from .registry import Request
 
 #: Leaves the frontier aims at per worker (more evens the load; each costs a kernel call).
 LEAVES_PER_WORKER = 256
@@ -118,42 +119,6 @@ class Executor(Protocol):
     def imap(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]: ...
 
     def cancel(self) -> None: ...
-
-
-# -- many positions, one each ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class One:
-    """One position of a batch for a worker: the board, the goal and ``search.solve``'s options;
-    solved ``repeat`` times, the run with the least CPU time kept."""
-
-    board: Board
-    goal: Goal | Board
-    options: tuple[tuple[str, Any], ...]
-    repeat: int = 1
-
-
-def solve_one(one: One) -> Solution:
-    """A worker's side of ``solve_many``."""
-    from . import solve
-
-    runs = [solve(one.board, goal=one.goal, **dict(one.options)) for _ in range(max(1, one.repeat))]
-    return min(runs, key=lambda r: r.stats.seconds)
-
-
-def solve_many(boards: Iterable[tuple[Board, Goal | Board]], executor: Executor, *, repeat: int = 1,
-               **options: Any) -> Iterator[Solution]:
-    """``search.solve(board, goal=goal, **options)`` for every ``(board, goal)``, run by the
-    executor's workers, the solutions in the boards' order (each the same as a serial solve's,
-    but for its times). Callbacks cannot cross to other processes: ``on_iteration`` and
-    ``on_progress`` are refused."""
-    if options.get("on_iteration") is not None or options.get("on_progress") is not None:
-        raise ValueError("solve_many runs each search in another process: no callbacks")
-    frozen = tuple(sorted(options.items()))
-    # The workers load the kernels and map the tables themselves, at the same time (the
-    # tables' pages are shared through the page cache either way).
-    yield from executor.imap(solve_one, (One(board, goal, frozen, repeat) for board, goal in boards))
 
 
 # -- the worker's side --------------------------------------------------------------------------
@@ -321,6 +286,16 @@ def frontier(job: Job, target: int) -> Frontier:
 # -- the threshold loop -------------------------------------------------------------------------
 
 
+def solve_request(board: Board, request: Request) -> Solution:
+    """``split_idastar`` for a ``search.solve`` request with an executor (``auto`` heuristic
+    resolved as IDA* does it)."""
+    heuristic = request.heuristic
+    if heuristic == "auto":
+        heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
+    return split_idastar(board, request.executor, goal=request.goal, heuristic=heuristic, limit=request.limit,
+                         on_iteration=request.on_iteration, pruning=request.pruning, on_progress=request.on_progress)
+
+
 def split_idastar(
     board: Board,
     executor: Executor,
@@ -341,75 +316,92 @@ def split_idastar(
     limit = limit or Limit()
     other = other_goal_tables(board, goal, heuristic)
     if other is not None:
-        from .idastar import from_other_goal
-
         sol = split_idastar(board.converted(), executor, goal=other, heuristic=heuristic, limit=limit,
                             pruning=pruning, on_iteration=on_iteration, on_progress=on_progress)
         return from_other_goal(board, goal, other, sol)
     kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
     _warm(heuristic, board.height, board.width, goal, pruning)
-    clock = Clock(limit)
-    stats = Stats(generated=1)
     job = Job(board.tiles, board.height, board.width, goal, heuristic, pruning)
-    done = functools.partial(checked_solution, board, goal, stats=stats, method="idastar", heuristic=heuristic,
-                             note=f"split over {executor.workers} workers")
-    stopped = functools.partial(unfinished, board, goal, stats=stats, method="idastar", heuristic=heuristic)
-    if board.is_goal(goal):
-        clock.stamp(stats)
-        return done((), optimal=True)
-    tree = frontier(job, LEAVES_PER_WORKER * executor.workers)
-    parity = board.manhattan(goal) & 1
-    bound = tree.f[0] + ((tree.f[0] & 1) ^ parity)
-    worker_cpu = 0.0
-    if tree.depth == 0:  # too close to the goal to split: the serial search
-        from .idastar import idastar
-
+    tree = frontier(job, LEAVES_PER_WORKER * executor.workers) if not board.is_goal(goal) else None
+    if tree is None or tree.depth == 0:  # at or too close to the goal to split: the serial search
         return idastar(board, goal=goal, heuristic=heuristic, limit=limit, pruning=pruning,
                        on_iteration=on_iteration, on_progress=on_progress)
+    run = _Split(job, tree, executor, limit, on_progress)
+    parity = board.manhattan(goal) & 1
+    bound = tree.f[0] + ((tree.f[0] & 1) ^ parity)
     try:
         while True:
-            cpu0 = clock.cpu()
-            generated, expanded, min_over, leaves = tree.at(bound)
-            deadline = None if clock.deadline is None else time.time() + (clock.deadline - time.monotonic())
-            tasks = [Task(job, bound, tuple(leaves[i : i + TASK_LEAVES]), deadline)
-                     for i in range(0, len(leaves), TASK_LEAVES)]
-            found, stop = None, None
-            for outcome in executor.run(tasks):
-                generated += outcome.generated
-                expanded += outcome.expanded
-                min_over = min(min_over, outcome.min_over)
-                worker_cpu += outcome.cpu_seconds
-                if on_progress is not None:
-                    on_progress(clock.progress(bound, stats.generated + generated))
-                if outcome.found is not None:
-                    found = outcome.found
-                elif outcome.timed_out or clock.expired():
-                    stop = TIMEOUT
-                elif limit.max_nodes is not None and stats.generated + generated >= limit.max_nodes:
-                    stop = NODE_LIMIT
-                if found is not None or stop is not None:
-                    executor.cancel()
-                    break
-            it = Iteration(bound, generated, expanded, clock.cpu() - cpu0)
-            stats.iterations.append(it)
-            stats.generated += generated
-            stats.expanded += expanded
-            clock.stamp(stats)
-            stats.seconds += worker_cpu
+            it, found, stop, min_over = run.threshold(bound)
             if stop is not None:
-                return stopped(stop, bound)
+                return run.stopped(stop, bound)
             if on_iteration is not None:
                 on_iteration(it, found is not None)
             if found is not None:
-                return done(tiles_from_cells(board, found), optimal=True)
+                return checked_solution(board, goal, tiles_from_cells(board, found), optimal=True, stats=run.stats,
+                                        method="idastar", heuristic=heuristic,
+                                        note=f"split over {executor.workers} workers")
             if min_over == _BIG:
                 raise AssertionError("IDA* exhausted a solvable position")
             nxt = bound + min_over
             bound = nxt + ((nxt & 1) ^ parity)
     except KeyboardInterrupt:
         executor.cancel()
-        clock.stamp(stats)
-        return stopped(INTERRUPTED, bound)
+        return run.stopped(INTERRUPTED, bound)
+
+
+class _Split:
+    """The state of one split search between thresholds: its counts, clock and CPU time of the
+    tasks so far."""
+
+    def __init__(self, job: Job, tree: Frontier, executor: Executor, limit: Limit,
+                 on_progress: ProgressCallback | None) -> None:
+        self.job, self.tree, self.executor, self.limit, self.on_progress = job, tree, executor, limit, on_progress
+        self.clock = Clock(limit)
+        self.stats = Stats(generated=1)
+        self.task_cpu = 0.0
+
+    def threshold(self, bound: int) -> tuple[Iteration, tuple[int, ...] | None, str | None, int]:
+        """Run one threshold: its iteration, the solution's blank cells (or None), the limit that
+        stopped it (or None) and the smallest excess of f over the bound."""
+        clock, stats, limit = self.clock, self.stats, self.limit
+        cpu0, task_cpu0 = clock.cpu(), self.task_cpu
+        generated, expanded, min_over, leaves = self.tree.at(bound)
+        deadline = None if clock.deadline is None else time.time() + (clock.deadline - time.monotonic())
+        tasks = [Task(self.job, bound, tuple(leaves[i : i + TASK_LEAVES]), deadline)
+                 for i in range(0, len(leaves), TASK_LEAVES)]
+        found, stop = None, None
+        for outcome in self.executor.run(tasks):
+            generated += outcome.generated
+            expanded += outcome.expanded
+            min_over = min(min_over, outcome.min_over)
+            self.task_cpu += outcome.cpu_seconds
+            if self.on_progress is not None:
+                self.on_progress(clock.progress(bound, stats.generated + generated))
+            if outcome.found is not None:
+                found = outcome.found
+            elif outcome.timed_out or clock.expired():
+                stop = TIMEOUT
+            elif limit.max_nodes is not None and stats.generated + generated >= limit.max_nodes:
+                stop = NODE_LIMIT
+            if found is not None or stop is not None:
+                self.executor.cancel()
+                break
+        it = Iteration(bound, generated, expanded, clock.cpu() - cpu0 + self.task_cpu - task_cpu0)
+        stats.iterations.append(it)
+        stats.generated += generated
+        stats.expanded += expanded
+        self._stamp()
+        return it, found, stop, min_over
+
+    def _stamp(self) -> None:
+        self.clock.stamp(self.stats)
+        self.stats.seconds += self.task_cpu
+
+    def stopped(self, status: str, bound: int) -> Solution:
+        self._stamp()
+        board = Board(self.job.height, self.job.width, self.job.tiles)
+        return unfinished(board, self.job.goal, status, bound, stats=self.stats, method="idastar",
+                          heuristic=self.job.heuristic)
 
 
 # -- this machine's cores -----------------------------------------------------------------------
