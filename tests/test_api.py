@@ -39,7 +39,7 @@ def test_solve_has_its_real_keyword_only_signature():
     assert list(params)[0] == "board"
     expected = {"method": "auto", "heuristic": "auto", "goal": "standard", "timeout": None, "max_nodes": None,
                 "max_memory": None, "weight": 1.0, "pruning": "auto", "realtime_method": "greedy", "limit": None,
-                "on_iteration": None, "shape": None, "on_progress": None}
+                "on_iteration": None, "shape": None, "on_progress": None, "jobs": 1, "scheduler": None}
     assert {name: p.default for name, p in params.items() if name != "board"} == expected
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for name, p in params.items() if name != "board")
 

@@ -38,7 +38,7 @@ def add(sub: Subparsers) -> None:
     add_pruning(p)
     add_timeout(p, "limit per instance")
     add_json(p, "print one JSON record per instance and a summary record (docs/json.md)")
-    add_parallel(p, "the instances are solved one per process")
+    add_parallel(p, "the instances are solved one per process (the serial results, in order)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -47,16 +47,13 @@ if TYPE_CHECKING:
 EPILOG = """examples:
   npuzzle solve bc9e80df3412a756               a 4x4 board in Knuth's 16 hex digits
   npuzzle solve "8 6 7/2 5 4/3 0 1"            a 3x3 board, rows joined by '/'
-  npuzzle solve -f boards.txt --json           a file, one position a line; JSON records
+  npuzzle solve -f boards.txt --json --jobs 0  a file, one position a line; JSON records; every core
   npuzzle solve 159d26ae37bf48c0 --timeout 60 --verbose
                                                give up after a minute; show each iteration
   npuzzle solve --method astar --weight 1.5 "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"
                                                faster, at most 1.5 times the optimum
   npuzzle scramble --shape 100x100 | npuzzle solve -f - --count-only
                                                a 100x100 board in real time
-  npuzzle solve -f boards.txt --jobs 0         every core: one position each, in input order
-  npuzzle solve 159d26ae37bf48c0 --jobs 2 --heuristic pdb:7-8
-                                               one search, its tree split over 2 processes
 
 """ + NOTATION_HELP + """
 methods:
@@ -106,8 +103,8 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--steps", action="store_true",
                    help="also show every position on the way: move number, tile pushed, letter and the "
                    "board (JSON: a 'steps' list of positions)")
-    add_parallel(p, "several positions are solved one per process; one position has its IDA* tree "
-                 "split over them")
+    add_parallel(p, "several positions are solved one per process (the serial results, in input order); "
+                 "one position has its IDA* tree split over them (the same optimal length)")
     add_json(p)
     p.add_argument("--verbose", "-v", action="store_true",
                    help="report the first bound and every iteration (threshold, nodes, CPU seconds) on stderr")

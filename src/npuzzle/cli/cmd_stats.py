@@ -58,7 +58,7 @@ def add(sub: Subparsers) -> None:
     add_shape(s, required=True, help="board shape, e.g. 4x4")
     s.add_argument("--count", type=positive_int, default=100, help="number of positions (default: 100)")
     s.add_argument("--seed", type=seed_arg, default=None, help="random seed, for a reproducible sample (0..2**63-1)")
-    add_parallel(s, "the positions are solved one per process")
+    add_parallel(s, "the positions are solved one per process (the same lengths)")
     add_goal(s)
     _add_plot(s)
 
