@@ -75,13 +75,14 @@ class Job:
 @dataclass(frozen=True)
 class Leaf:
     """A frontier node: the blank's cells from the root (``blanks[0]``) to it, the board there,
-    the step that brought the blank (0-3), the automaton's state and the heuristic value."""
+    the step that brought the blank (0-3), the heuristic value and the kernel's component row
+    (the automaton's state in it)."""
 
     blanks: tuple[int, ...]
     tiles: tuple[int, ...]
     step: int
-    state: int
     h: int
+    row: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def _context(job: Job) -> _Context:
 
 def run_task(task: Task) -> Outcome:
     """Search every leaf's subtree of ``task`` at its threshold (see the module docstring)."""
-    from .._kernels.bounds import H_FSM, LC_TABLES, line_keys
+    from .._kernels.bounds import LC_TABLES, line_keys
     from .._kernels.idastar import CTL_EXPANDED, CTL_GENERATED, CTL_MIN_OVER, EXHAUSTED, FOUND, Stack
 
     job, bound = task.job, task.bound
@@ -169,22 +170,19 @@ def run_task(task: Task) -> Outcome:
     generated = expanded = 0
     min_over = _BIG
     rows = bound + 2
+    # One stack for every leaf: the kernel writes each row below a leaf before it reads it.
+    stack = Stack(np.zeros(rows, np.uint64), np.zeros(rows, np.uint64), np.zeros(rows, np.int64),
+                  np.zeros((rows, ctx.columns), np.int64))
     for leaf in task.leaves:
         depth = len(leaf.blanks) - 1
         cells = np.array(leaf.tiles, dtype=np.uint64)
         if ctx.line_tables.mode == LC_TABLES:
             line_keys(cells, ctx.lines, len(cells), ctx.shape.row_of, ctx.shape.col_of)
-        stack = Stack(np.zeros(rows, np.uint64), np.zeros(rows, np.uint64), np.zeros(rows, np.int64),
-                      np.zeros((rows, ctx.columns), np.int64))
         stack.blanks[: depth + 1] = leaf.blanks
         stack.ks[:depth] = ctx.none_index  # above the leaf, nothing is left to try: the kernel stops
-        blank = leaf.blanks[-1]
-        stack.ks[depth] = (blank * 5 + leaf.step + 1) * 5
-        row, h = ctx.start(Board(job.height, job.width, leaf.tiles))
-        if job.pruning == "fsm":
-            row[H_FSM] = leaf.state
-        stack.hst[depth] = row
-        stack.hs[depth] = h
+        stack.ks[depth] = (leaf.blanks[-1] * 5 + leaf.step + 1) * 5
+        stack.hst[depth] = leaf.row
+        stack.hs[depth] = leaf.h
         ctl = np.array([depth, 0, 0, _BIG], dtype=np.int64)
         status = -1
         while status not in (EXHAUSTED, FOUND):
@@ -240,6 +238,7 @@ class Frontier:
 def frontier(job: Job, target: int) -> Frontier:
     """The tree of the serial search to the first depth with at least ``target`` leaves (at most
     ``MAX_DEPTH``, and 2 less than the root's bound, so no leaf is the goal)."""
+    from .._kernels.bounds import H_FSM
     from .._kernels.idastar import NONE
 
     ctx = _context(job)
@@ -247,8 +246,9 @@ def frontier(job: Job, target: int) -> Frontier:
     shape, fsm = ctx.shape, ctx.fsm
     use_fsm = job.pruning == "fsm"
     root = Board(job.height, job.width, job.tiles)
-    h0 = ctx.start(root)[1]
+    row0, h0 = ctx.start(root)
     out = Frontier(0, [-1], [h0], [h0])
+    rows: dict[int, np.ndarray] = {0: row0}  # the component rows of the last level's nodes
     # level entries: (node index, board tiles, blank cells so far, row of moves, automaton state, step)
     level: list[tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]] = [
         (0, job.tiles, (root.blank,), root.blank * 25, 0, -1)]
@@ -256,6 +256,7 @@ def frontier(job: Job, target: int) -> Frontier:
     while len(level) < target and depth < min(MAX_DEPTH, h0 - 2):
         depth += 1
         nxt = []
+        rows = {}
         for index, tiles, blanks, k, v, _ in level:
             blank = blanks[-1]
             while shape.succ_q[k] != NONE:
@@ -272,14 +273,19 @@ def frontier(job: Job, target: int) -> Frontier:
                 child = list(tiles)
                 child[blank], child[q] = child[q], 0
                 ctiles = tuple(child)
-                f = depth + ctx.start(Board(job.height, job.width, ctiles))[1]
+                row_h = ctx.start(Board(job.height, job.width, ctiles))
+                f = depth + row_h[1]
+                rows[len(out.f)] = row_h[0]
+                if use_fsm:
+                    row_h[0][H_FSM] = u
                 out.parent.append(index)
                 out.f.append(f)
                 out.path_f.append(max(f, out.path_f[index]))
                 nxt.append((len(out.f) - 1, ctiles, blanks + (q,), row, u, (row // 5) % 5 - 1))
         level = nxt
     out.depth = depth
-    out.leaves = [(i, Leaf(blanks, tiles, step, v, out.f[i] - depth)) for i, tiles, blanks, _, v, step in level]
+    out.leaves = [(i, Leaf(blanks, tiles, step, out.f[i] - depth, tuple(int(x) for x in rows[i])))
+                  for i, tiles, blanks, _, _, step in level]
     return out
 
 
