@@ -4,9 +4,10 @@ For one position, the frontier of the split search (``search.split.frontier``) i
 ``--leaves`` leaves, and every leaf's subtree is searched on its own at every threshold of the
 search (the final one up to the solution, in the serial order), recording its CPU seconds. A
 simulation then hands the leaves out in frontier order to P workers (each takes the next task
-when it is free; about ``TASKS_PER_WORKER`` tasks a worker, each task costing ``--overhead`` seconds of
-scheduling on top), with a barrier between thresholds, and stops the final threshold when the
-task holding the solution ends. Speedup = (the leaves' summed CPU seconds) / (simulated time).
+when it is free; about k tasks a worker per threshold, the best k of ``TASKS_PER_WORKER``; each
+task costs ``--overhead`` seconds of scheduling on top), with a barrier between thresholds, and
+stops the final threshold when the task holding the solution ends. Speedup = (the serial IDA*'s
+CPU seconds for the same thresholds) / (simulated time).
 ``--max-thresholds`` stops after that many thresholds (for the 24-puzzle, whose last ones take
 hours: the simulation then covers the complete thresholds only).
 
@@ -81,12 +82,12 @@ class _Nowhere:
     workers = 1
 
 
-def simulate(thresholds: Measured, workers: int, overhead: float) -> float:
+def simulate(thresholds: Measured, workers: int, overhead: float, per_worker: int) -> float:
     """Simulated wall seconds of the thresholds on ``workers`` workers (see the module docstring).
-    A task holds enough leaves for about ``TASKS_PER_WORKER`` tasks a worker per threshold."""
+    A task holds enough leaves for about ``per_worker`` tasks a worker per threshold."""
     total = 0.0
     for _, times, found in thresholds:
-        size = max(1, len(times) // (workers * TASKS_PER_WORKER))
+        size = max(1, len(times) // (workers * per_worker))
         tasks = [sum(times[i : i + size]) + overhead for i in range(0, len(times), size)]
         free = [0.0] * min(workers, len(tasks))
         heapq.heapify(free)
@@ -102,8 +103,9 @@ def simulate(thresholds: Measured, workers: int, overhead: float) -> float:
     return total
 
 
-#: Tasks a worker gets per threshold in the simulation (dynamic hand-out evens the load).
-TASKS_PER_WORKER = 16
+#: Tasks a worker gets per threshold, tried in the simulation (more even out the load, fewer cost
+#: less scheduling): the best is reported.
+TASKS_PER_WORKER = (1, 2, 4, 8, 16, 32)
 
 
 def measure_overhead(tasks: int = 2000) -> float:
@@ -144,11 +146,11 @@ def main() -> None:
     print(f"# serial IDA*: {serial:.2f} s CPU for these {len(data)} thresholds; the leaves one by one: "
           f"{leaves:.2f} s; {args.overhead * 1000:.1f} ms a task; the largest leaf of each threshold, summed: "
           f"{longest:.3f} s (no number of workers goes below it)")
-    print("| workers | simulated s | speedup | efficiency |")
-    print("|---|---|---|---|")
+    print("| workers | tasks a worker | simulated s | speedup | efficiency |")
+    print("|---|---|---|---|---|")
     for p in (1, 2, 8, 64, 1024):
-        wall = simulate(data, p, args.overhead)
-        print(f"| {p} | {wall:.3f} | {serial / wall:.1f} | {serial / wall / p:.0%} |")
+        wall, k = min((simulate(data, p, args.overhead, k), k) for k in TASKS_PER_WORKER)
+        print(f"| {p} | {k} | {wall:.3f} | {serial / wall:.1f} | {serial / wall / p:.0%} |")
 
 
 if __name__ == "__main__":

@@ -297,6 +297,11 @@ def _write(path: Path, key: TableKey, text: bytes, arr: np.ndarray) -> None:
                 f.write(flat[start : start + _CHUNK].data)
             f.flush()
             os.fsync(f.fileno())
+            if arr.nbytes >= HUGE_PAGE_BYTES and hasattr(os, "posix_fadvise"):
+                # Drop the written pages: read back through a mapping advised to use 2 MB pages,
+                # they come in as 2 MB folios (written ones are smaller; measured on 7-8: 248 MB
+                # of 288 MB mapped by 2 MB entries, against 133 MB without this).
+                os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

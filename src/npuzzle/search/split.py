@@ -54,8 +54,10 @@ from .registry import Request
 LEAVES_PER_WORKER = 256
 #: The frontier never goes deeper than this (nor to within 2 moves of the first threshold).
 MAX_DEPTH = 16
-#: Leaves in one task.
+#: Leaves in one task, at least; and tasks a worker gets per threshold, at most (each task costs
+#: a Dask client about 3 ms of CPU, which the workers' cores lose).
 TASK_LEAVES = 8
+TASKS_PER_WORKER = 16
 _BIG = int(np.iinfo(np.int64).max)
 
 
@@ -373,8 +375,8 @@ class _Split:
         cpu0, task_cpu0 = clock.cpu(), self.task_cpu
         generated, expanded, min_over, leaves = self.tree.at(bound)
         deadline = None if clock.deadline is None else time.time() + (clock.deadline - time.monotonic())
-        tasks = [Task(self.job, bound, tuple(leaves[i : i + TASK_LEAVES]), deadline)
-                 for i in range(0, len(leaves), TASK_LEAVES)]
+        size = max(TASK_LEAVES, len(leaves) // (self.executor.workers * TASKS_PER_WORKER))
+        tasks = [Task(self.job, bound, tuple(leaves[i : i + size]), deadline) for i in range(0, len(leaves), size)]
         found, stop = None, None
         for outcome in self.executor.run(tasks):
             generated += outcome.generated
