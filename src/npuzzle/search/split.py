@@ -51,7 +51,7 @@ from .limits import (
 from .registry import Request
 
 #: Leaves the frontier aims at per worker (more evens the load; each costs a kernel call).
-LEAVES_PER_WORKER = 256
+LEAVES_PER_WORKER = 64
 #: The frontier never goes deeper than this (nor to within 2 moves of the first threshold).
 MAX_DEPTH = 16
 #: Leaves in one task, at least; and tasks a worker gets per threshold, at most (each task costs
