@@ -158,3 +158,14 @@ def test_knuth_help_says_it_keeps_the_quirks(capsys):
     with pytest.raises(SystemExit):
         main(["knuth", "--help"])
     assert "quirks" in capsys.readouterr().out
+
+
+def test_a_parallel_batch_shows_its_progress_then_clears_it(tmp_path):
+    """--jobs on a file: a status line of positions done, nodes and rate, cleared before each
+    solution is printed, and at the end."""
+    path = tmp_path / "boards.txt"
+    path.write_text("8 6 7/2 5 4/3 0 1\n6 4 7/8 5 0/3 2 1\n8 6 7/2 5 4/3 0 1\n")
+    status, out, err = run_on_terminal(["solve", "--file", str(path), "--jobs", "2", "--heuristic", "manhattan"])
+    assert status == 0 and out.count("Solution: 31 moves, optimal") == 3
+    assert "\rsolving on 2 workers: 1 of 3 positions, " in err and "nodes/s" in err
+    assert "\r\x1b[K" in err and "Traceback" not in err

@@ -113,6 +113,18 @@ def progress_text(progress: Progress) -> str:
             f"{_seconds(progress.wall_seconds)}")
 
 
+def batch_progress_text(done: int, total: int, generated: int, wall_seconds: float, workers: int) -> str:
+    """The live status of a batch solved by several workers.
+
+    >>> batch_progress_text(37, 100, 12_345_678, 2.5, 2)
+    'solving on 2 workers: 37 of 100 positions, 12,345,678 nodes, 4.9 M nodes/s, 2.500 s'
+    """
+    rate = generated / wall_seconds if wall_seconds > 0 else 0.0
+    speed = f"{rate / 1e6:.1f} M" if rate >= 1e6 else f"{rate / 1e3:.0f} k"
+    return (f"solving on {workers} workers: {done} of {total} positions, {count_text(generated, 'node')}, "
+            f"{speed} nodes/s, {_seconds(wall_seconds)}")
+
+
 # -- solutions ---------------------------------------------------------------------------------
 
 

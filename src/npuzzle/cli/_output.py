@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -88,11 +88,16 @@ class Live:
 
     def progress(self, progress: Progress) -> None:
         """An ``on_progress`` callback: redraw the status line (at most five times a second)."""
+        self.show(progress.wall_seconds, lambda: present.progress_text(progress))
+
+    def show(self, wall_seconds: float, text: Callable[[], str]) -> None:
+        """Redraw the status line with ``text()`` (at most five times a second, once the work has
+        run long enough)."""
         now = time.monotonic()
-        if not self.enabled or progress.wall_seconds < self.after or now - self._last < 0.2:
+        if not self.enabled or wall_seconds < self.after or now - self._last < 0.2:
             return
         self._last = now
-        sys.stderr.write("\r" + present.progress_text(progress) + "\x1b[K")
+        sys.stderr.write("\r" + text() + "\x1b[K")
         sys.stderr.flush()
         self.shown = True
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+import time
 from typing import TYPE_CHECKING
 
 from .. import present
@@ -160,10 +162,18 @@ def _solve_many(boards: list[Board], args: argparse.Namespace, limit: Limit, goa
     from ..cluster import solve_many
 
     live = Live(args.quiet)
+    start, generated = time.monotonic(), 0
     with live.running():
-        yield from solve_many(((b, goal) for b in boards), executor, method=args.method, heuristic=args.heuristic,
-                              limit=limit, weight=args.weight, realtime_method=args.realtime_method,
-                              pruning=args.pruning)
+        solutions = solve_many(((b, goal) for b in boards), executor, method=args.method, heuristic=args.heuristic,
+                               limit=limit, weight=args.weight, realtime_method=args.realtime_method,
+                               pruning=args.pruning)
+        for done, solution in enumerate(solutions, 1):
+            live.clear()
+            yield solution
+            generated += solution.stats.generated
+            wall = time.monotonic() - start
+            live.show(wall, functools.partial(present.batch_progress_text, done, len(boards), generated, wall,
+                                              executor.workers))
 
 
 def _show(solution: Solution, entry: Entry, args: argparse.Namespace, limit: Limit) -> None:
