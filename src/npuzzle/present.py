@@ -749,3 +749,117 @@ def write_error_text(error: OSError, path: str | None = None) -> str:
     if error.errno == errno.ENOSPC:
         reason += " (the disk is full)"
     return f"cannot write {where}: {reason}"
+
+
+# -- the web page and its HTTP API (npuzzle serve) ----------------------------------------------
+
+
+def error_record(reason: str, status: str = "invalid", text: str | None = None) -> dict[str, Any]:
+    """The record of a web request refused: ``status`` (``invalid``, ``too-large``, ``not-found``,
+    ``busy``, ...), the ``reason`` in words, and ``input`` (an excerpt) when a position was refused.
+
+    >>> error_record("duplicate tile 2 in '1 2/2 0'", text="1 2/2 0")
+    {'schema_version': 1, 'record': 'error', 'status': 'invalid', 'reason': "duplicate tile 2 in '1 2/2 0'", 'input': '1 2/2 0'}
+    """
+    record = {**_record("error"), "status": status, "reason": reason}
+    if text is not None:
+        record["input"] = text if len(text) <= INPUT_EXCERPT else text[:INPUT_EXCERPT] + "..."
+    return record
+
+
+def outcome_text(solution: Solution, limit: Limit | None = None) -> str:
+    """A solution's outcome in a few words, as the web page shows it: its length and whether it is
+    optimal, or its lower bound and how far above it the length may be; for a search stopped by a
+    limit, why, and the bound it proved.
+
+    >>> from npuzzle import solve
+    >>> outcome_text(solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="lc"))
+    '31 moves, optimal'
+    >>> outcome_text(solve("8 6 7/2 5 4/3 0 1", method="realtime"))
+    '... moves, not proven optimal: lower bound 21 (ratio ...)'
+    """
+    if not solution.solved:
+        return stopped_text(solution.status, solution.lower_bound, limit)
+    length = solution.length or 0
+    if solution.optimal:
+        return f"{count_text(length, 'move')}, optimal"
+    bound = solution.lower_bound
+    ratio = f" (ratio {length / bound:.2f})" if bound > 0 else ""
+    return f"{count_text(length, 'move')}, not proven optimal: lower bound {bound}{ratio}"
+
+
+def how_text(solution: Solution) -> str:
+    """How a solution was found: method, heuristic, nodes generated, wall-clock and CPU time.
+
+    >>> from npuzzle import solve
+    >>> how_text(solve("1 2 3/4 5 6/7 0 8", method="idastar", heuristic="lc"))
+    'idastar, lc; ... nodes generated, ... s (... s CPU)'
+    """
+    return _how(solution)
+
+
+def web_solution_record(solution: Solution, limit: Limit | None = None) -> dict[str, Any]:
+    """A solution as the web API sends it: ``solution_record`` (the fields of ``solve --json``)
+    with ``outcome`` (``outcome_text``) and ``how`` (``how_text``) for the page to show."""
+    return {**solution_record(solution, report_for(solution)), "outcome": outcome_text(solution, limit),
+            "how": how_text(solution)}
+
+
+def progress_record(progress: Progress) -> dict[str, Any]:
+    """A running search's progress as JSON: ``bound``, ``generated``, ``wall_seconds``,
+    ``cpu_seconds``, ``nodes_per_second``, and ``text`` (``progress_text``)."""
+    return {"bound": progress.bound, "generated": progress.generated,
+            "wall_seconds": round(progress.wall_seconds, 3), "cpu_seconds": round(progress.cpu_seconds, 3),
+            "nodes_per_second": round(progress.nodes_per_second), "text": progress_text(progress)}
+
+
+#: What each state of a web solve job means (``job_record``'s ``text`` when there is no progress).
+JOB_STATE_TEXT: dict[str, str] = {
+    "queued": "waiting for a free worker",
+    "running": "searching",
+    "done": "done",
+    "cancelled": "cancelled",
+    "failed": "failed",
+}
+
+
+def job_record(job_id: str, state: str, *, progress: Progress | None = None,
+               result: Mapping[str, Any] | None = None, reason: str | None = None) -> dict[str, Any]:
+    """A web solve job as JSON: its ``id``, ``state`` (``queued``, ``running``, ``done``,
+    ``cancelled``, ``failed``), ``text`` (the live status in words), ``progress``
+    (``progress_record``) while it runs, ``result`` (``web_solution_record``) once done, and
+    ``reason`` when it failed.
+
+    >>> job_record("7", "queued")
+    {'schema_version': 1, 'record': 'job', 'id': '7', 'state': 'queued', 'text': 'waiting for a free worker'}
+    """
+    text = progress_text(progress) if progress is not None and state == "running" else JOB_STATE_TEXT[state]
+    record: dict[str, Any] = {**_record("job"), "id": job_id, "state": state, "text": text}
+    if progress is not None:
+        record["progress"] = progress_record(progress)
+    if result is not None:
+        record["result"] = dict(result)
+    if reason is not None:
+        record["reason"] = reason
+        record["text"] = f"{JOB_STATE_TEXT[state]}: {reason}"
+    return record
+
+
+def bounds_text(bounds: Mapping[str, int]) -> str:
+    """A board's lower bounds in words, as the web page shows them.
+
+    >>> bounds_text({"manhattan": 21, "lc": 23})
+    'Manhattan distance 21, linear conflict 23'
+    """
+    names = {"manhattan": "Manhattan distance", "lc": "linear conflict", "wd": "walking distance",
+             "id": "inversion distance"}
+    return ", ".join(f"{names.get(name, name)} {value}" for name, value in bounds.items())
+
+
+def web_check_record(board: Board, goal: Goal | Board, bounds: Mapping[str, int]) -> dict[str, Any]:
+    """A check as the web API sends it: ``check_record`` with ``position`` (rows notation),
+    ``lower_bounds`` (name -> value) and ``text`` (the solvability and bounds in words)."""
+    record = check_record(board, goal)
+    verdict = "solvable" if record["solvable"] else "unsolvable"
+    return {**record, "position": format_position(board), "lower_bounds": dict(bounds),
+            "text": f"{verdict}; {bounds_text(bounds)}" if bounds else verdict}
