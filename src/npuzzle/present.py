@@ -758,8 +758,10 @@ def error_record(reason: str, status: str = "invalid", text: str | None = None) 
     """The record of a web request refused: ``status`` (``invalid``, ``too-large``, ``not-found``,
     ``busy``, ...), the ``reason`` in words, and ``input`` (an excerpt) when a position was refused.
 
-    >>> error_record("duplicate tile 2 in '1 2/2 0'", text="1 2/2 0")
-    {'schema_version': 1, 'record': 'error', 'status': 'invalid', 'reason': "duplicate tile 2 in '1 2/2 0'", 'input': '1 2/2 0'}
+    >>> error_record("duplicate tile 2 in '1 2/2 0'", text="1 2/2 0")["status"]
+    'invalid'
+    >>> error_record("too large: at most 65,536 bytes", "too-large")
+    {'schema_version': 1, 'record': 'error', 'status': 'too-large', 'reason': 'too large: at most 65,536 bytes'}
     """
     record = {**_record("error"), "status": status, "reason": reason}
     if text is not None:
@@ -863,3 +865,33 @@ def web_check_record(board: Board, goal: Goal | Board, bounds: Mapping[str, int]
     verdict = "solvable" if record["solvable"] else "unsolvable"
     return {**record, "position": format_position(board), "lower_bounds": dict(bounds),
             "text": f"{verdict}; {bounds_text(bounds)}" if bounds else verdict}
+
+
+def overrun_text(timeout: float) -> str:
+    """Why a web solve job was stopped from outside: its search did not stop at the time limit.
+
+    >>> overrun_text(30)
+    'the search did not stop at its time limit (30 s)'
+    """
+    return f"the search did not stop at its time limit ({timeout:g} s)"
+
+
+def web_missing_text() -> str:
+    """What ``npuzzle serve`` says when the web extra is not installed."""
+    return ("npuzzle serve: the web page needs Starlette and uvicorn: pip install 'npuzzle[web]'")
+
+
+def serving_text(url: str, workers: int, time_limit: float) -> str:
+    """The line ``npuzzle serve`` prints once it listens.
+
+    >>> serving_text("http://127.0.0.1:8000/", 2, 30)
+    'npuzzle serve: http://127.0.0.1:8000/ (2 solver processes, solves stop after 30 s; Ctrl-C stops the server)'
+    """
+    return (f"npuzzle serve: {url} ({count_text(workers, 'solver process', 'solver processes')}, "
+            f"solves stop after {time_limit:g} s; Ctrl-C stops the server)")
+
+
+def open_host_warning_text(host: str) -> str:
+    """The warning of a server that listens beyond this machine."""
+    return (f"listening on {host}: anyone who can reach this machine can use the page and its solver "
+            "processes (there is no password); 127.0.0.1 keeps it to this machine")

@@ -21,7 +21,17 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import NPuzzleError
-from . import cmd_bench, cmd_check, cmd_knuth, cmd_scramble, cmd_solve, cmd_stats, cmd_tables, cmd_warmup
+from . import (
+    cmd_bench,
+    cmd_check,
+    cmd_knuth,
+    cmd_scramble,
+    cmd_serve,
+    cmd_solve,
+    cmd_stats,
+    cmd_tables,
+    cmd_warmup,
+)
 from ._options import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, NOTATION_HELP, Parser
 from ._output import stdout_failed
 
@@ -40,6 +50,7 @@ _COMMANDS: dict[str, tuple[Callable[[Subparsers], None], Callable[[argparse.Name
     "warmup": (cmd_warmup.add, cmd_warmup.run),
     "stats": (cmd_stats.add, cmd_stats.run),
     "tables": (cmd_tables.add, cmd_tables.run),
+    "serve": (cmd_serve.add, cmd_serve.run),
 }
 
 

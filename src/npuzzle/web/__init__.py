@@ -1,0 +1,5 @@
+"""The web front end of ``npuzzle serve``: one page (plain HTML, CSS and JavaScript in ``static/``,
+no build step, nothing fetched from other sites) and a JSON API whose records are those of
+``npuzzle.present``. Needs the ``web`` extra (``pip install 'npuzzle[web]'``: Starlette and
+uvicorn); importing this package alone loads neither.
+"""

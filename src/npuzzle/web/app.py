@@ -1,0 +1,199 @@
+"""The web page and its JSON API, as a Starlette application (``npuzzle serve`` runs it on uvicorn).
+
+Routes: ``GET /`` (the page), ``GET /static/app.js`` and ``/static/style.css`` (read once from the
+package, never from a path a request names), ``POST /api/check``, ``GET /api/scramble``,
+``POST /api/solve`` (a job), ``GET /api/solve/{id}`` (its state; ``?wait=S`` waits up to S seconds
+for it to end), ``DELETE /api/solve/{id}`` or ``POST /api/solve/{id}/cancel`` (cancel it). Every
+answer is a record of ``npuzzle.present`` (``docs/json.md``); every refusal an error record with
+an HTTP status of 4xx (5xx only for a bug, without its traceback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import present
+from .inputs import (
+    CHECK_BOUNDS,
+    Bounds,
+    RequestError,
+    read_board,
+    read_goal,
+    read_json,
+    read_scramble,
+    read_solve,
+)
+from .jobs import BusyError, Jobs
+
+#: The page's files: URL path -> (file in ``npuzzle/web/static``, media type).
+STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
+          "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "/static/style.css": ("style.css", "text/css; charset=utf-8")}
+#: The page loads nothing from other sites, and no other site may frame it.
+HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+           "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
+#: The longest ``wait`` of ``GET /api/solve/{id}`` (seconds).
+MAX_WAIT = 10.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A server's settings: solver processes, waiting jobs at most, and the request bounds."""
+
+    workers: int = 2
+    max_queued: int = 16
+    bounds: Bounds = Bounds()
+
+
+def _answer(record: dict[str, Any], status: int = 200) -> JSONResponse:
+    return JSONResponse(record, status_code=status, headers=HEADERS)
+
+
+def _refused(error: RequestError) -> JSONResponse:
+    return _answer(present.error_record(error.reason, error.status, error.text), error.http)
+
+
+async def _body(request: Request, bounds: Bounds) -> dict[str, Any]:
+    """The JSON object a request sends, read up to ``bounds.max_body`` bytes (then refused, 413)."""
+    too_large = RequestError(f"the request is too large: at most {bounds.max_body:,} bytes", 413, "too-large")
+    length = request.headers.get("content-length", "")
+    if length and (not length.isdigit() or len(length) > 18 or int(length) > bounds.max_body):
+        raise too_large
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > bounds.max_body:
+            raise too_large
+        chunks.append(chunk)
+    return read_json(b"".join(chunks))
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The application: its routes, error handlers and the solver processes of its lifetime."""
+    settings = settings or Settings()
+    bounds = settings.bounds
+    jobs = Jobs(settings.workers, settings.max_queued)
+    pages = {path: (resources.files(__package__).joinpath("static", name).read_bytes(), media)
+             for path, (name, media) in STATIC.items()}
+
+    async def page(request: Request) -> Response:
+        content, media = pages[request.url.path]
+        return Response(content, media_type=media, headers=HEADERS)
+
+    async def check(request: Request) -> Response:
+        data = await _body(request, bounds)
+        board, goal = read_board(data, bounds), read_goal(data)
+
+        def record() -> dict[str, Any]:
+            from .. import lower_bound
+
+            values = {name: lower_bound(board, name, goal=goal) for name in CHECK_BOUNDS}
+            return present.web_check_record(board, goal, values)
+
+        return _answer(await run_in_threadpool(record))
+
+    async def scramble(request: Request) -> Response:
+        (height, width), seed, walk, goal = read_scramble(request.query_params, bounds)
+
+        def record() -> dict[str, Any]:
+            from ..instances import scramble as draw
+
+            board = draw(height, width, 1, seed=seed, walk=walk, goal=goal)[0]
+            return present.scramble_record(board, 1, seed, goal)
+
+        return _answer(await run_in_threadpool(record))
+
+    async def solve(request: Request) -> Response:
+        data = await _body(request, bounds)
+        board = read_board(data, bounds)
+        options = read_solve(data, board, bounds)
+        reason = board.unsolvable_reason(options.goal)
+        if reason is not None:
+            return _answer(present.unsolvable_record(board, options.goal, reason), 422)
+        try:
+            job = await run_in_threadpool(jobs.submit, options)
+        except BusyError as e:
+            raise RequestError(str(e), 503, "busy") from None
+        return _answer(job.record(), 202)
+
+    async def job(request: Request) -> Response:
+        job_id = request.path_params["job_id"]
+        wait = _wait(request.query_params.get("wait", "0"))
+        deadline = asyncio.get_running_loop().time() + wait
+        while True:
+            found = jobs.get(job_id)
+            if found is None:
+                raise RequestError(f"no solve job {job_id[:40]!r} (finished jobs are kept a while, then forgotten)",
+                                   404, "not-found")
+            if found.finished or asyncio.get_running_loop().time() >= deadline:
+                return _answer(jobs.record(job_id) or found.record())
+            await asyncio.sleep(0.05)
+
+    async def cancel(request: Request) -> Response:
+        job_id = request.path_params["job_id"]
+        found = await run_in_threadpool(jobs.cancel, job_id)
+        if found is None:
+            raise RequestError(f"no solve job {job_id[:40]!r}", 404, "not-found")
+        return _answer(found.record())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await run_in_threadpool(jobs.start)
+        try:
+            yield
+        finally:
+            jobs.close()
+
+    routes = [Route(path, page, methods=["GET"]) for path in STATIC] + [
+        Route("/api/check", check, methods=["POST"]),
+        Route("/api/scramble", scramble, methods=["GET"]),
+        Route("/api/solve", solve, methods=["POST"]),
+        Route("/api/solve/{job_id}", job, methods=["GET"]),
+        Route("/api/solve/{job_id}", cancel, methods=["DELETE"]),
+        Route("/api/solve/{job_id}/cancel", cancel, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        RequestError: _request_error, HTTPException: _http_error, Exception: _internal_error})
+    app.state.jobs = jobs
+    return app
+
+
+def _wait(text: str) -> float:
+    try:
+        value = float(text[:20])
+    except ValueError:
+        raise RequestError("'wait' must be a number of seconds") from None
+    if not 0 <= value <= MAX_WAIT:
+        raise RequestError(f"'wait' must be from 0 to {MAX_WAIT:g} seconds")
+    return value
+
+
+async def _request_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestError)
+    return _refused(exc)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method not allowed) as error records."""
+    assert isinstance(exc, HTTPException)
+    status = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "invalid")
+    reason = {404: f"no such page or API: {request.url.path[:80]}",
+              405: f"{request.method} is not allowed on {request.url.path[:80]}"}.get(exc.status_code, str(exc.detail))
+    return _answer(present.error_record(reason, status), exc.status_code)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """A bug: an error record naming it, never a traceback."""
+    return _answer(present.error_record(f"internal error ({type(exc).__name__})", "internal-error"), 500)

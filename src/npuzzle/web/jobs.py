@@ -1,0 +1,292 @@
+"""Solve jobs of the web front end: each runs in a worker process, with a time limit, and can be
+cancelled at any time.
+
+``Jobs`` keeps a few worker processes (``spawn``ed, so they share nothing with the server's
+threads), hands each queued job to an idle one through a pipe, and reads back its progress and
+its result on one thread per worker. Cancelling a running job kills its worker and starts another
+in its place; a job that overruns its time limit by ``GRACE_SECONDS`` (numba compiling kernels on
+first use aside, a search stops itself at the limit) is stopped the same way. The server's event
+loop only ever takes the lock for a moment: it never waits for a search.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .. import present
+from ..board import Goal
+from ..search.limits import Limit, Progress
+
+#: A running job is stopped (its worker killed) this many seconds after its time limit.
+GRACE_SECONDS = 120.0
+#: The worker sends its progress at most this often (seconds).
+PROGRESS_EVERY = 0.25
+#: Finished jobs kept for their clients to read (the oldest are forgotten first).
+KEEP_FINISHED = 200
+#: The states a job ends in.
+FINAL_STATES = frozenset({"done", "cancelled", "failed"})
+
+
+@dataclass(frozen=True)
+class SolveRequest:
+    """What a job solves: a position (rows notation) and the options of ``npuzzle.solve``."""
+
+    position: str
+    goal: Goal = "standard"
+    method: str = "auto"
+    heuristic: str = "auto"
+    timeout: float = 30.0
+    weight: float = 1.0
+
+
+@dataclass
+class Job:
+    """One solve job and what is known of it."""
+
+    id: str
+    request: SolveRequest
+    state: str = "queued"
+    progress: Progress | None = None
+    result: dict[str, Any] | None = None
+    reason: str | None = None
+    started: float | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.state in FINAL_STATES
+
+    def record(self) -> dict[str, Any]:
+        return present.job_record(self.id, self.state, progress=self.progress, result=self.result, reason=self.reason)
+
+
+class BusyError(Exception):
+    """Too many jobs are waiting already."""
+
+
+def _solve(job_id: str, request: SolveRequest, conn: Connection) -> tuple[str, str, Any]:
+    """Run one job in the worker: ``("done", id, record)`` or ``("failed", id, reason)``."""
+    from .. import solve
+    from ..errors import NPuzzleError
+
+    last = 0.0
+
+    def progress(p: Progress) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= PROGRESS_EVERY:
+            last = now
+            conn.send(("progress", job_id, p))
+
+    limit = Limit(timeout=request.timeout)
+    try:
+        solution = solve(request.position, goal=request.goal, method=request.method, heuristic=request.heuristic,
+                         weight=request.weight, limit=limit, on_progress=progress)
+        return "done", job_id, present.web_solution_record(solution, limit)
+    except NPuzzleError as e:
+        return "failed", job_id, str(e)
+    except Exception as e:  # a bug: named, never a traceback sent to the page
+        return "failed", job_id, f"internal error ({type(e).__name__})"
+
+
+def work(conn: Connection) -> None:
+    """A worker process: solve the jobs that come through ``conn`` until it closes or sends None."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops its workers
+    try:
+        from .. import solve
+
+        solve("1 2 3/4 5 6/7 0 8")  # loads the kernels now rather than in the first job
+    except Exception:
+        pass
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        job_id, request = message
+        conn.send(_solve(job_id, request, conn))
+
+
+class _Worker:
+    """One worker process, its pipe, the job it runs, and the thread that reads its messages."""
+
+    def __init__(self, context: Any, on_message: Callable[[_Worker, Any], None],
+                 on_exit: Callable[[_Worker], None]) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=work, args=(child,), daemon=True, name="npuzzle-web-worker")
+        self.process.start()
+        child.close()
+        self.job: Job | None = None
+        self._on_message, self._on_exit = on_message, on_exit
+        threading.Thread(target=self._read, daemon=True, name="npuzzle-web-reader").start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message = self.conn.recv()
+            except Exception:  # closed, or cut by a kill: the worker is gone
+                break
+            self._on_message(self, message)
+        self._on_exit(self)
+
+    def stop(self, kill: bool) -> None:
+        """Kill the process now (``kill``), or ask it to finish; never waits here."""
+        if kill:
+            self.process.kill()
+        else:
+            try:
+                self.conn.send(None)
+            except OSError:
+                self.process.kill()
+        threading.Thread(target=self._reap, daemon=True).start()
+
+    def _reap(self) -> None:
+        self.process.join(5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+class Jobs:
+    """The jobs of one server and the ``workers`` processes that run them, at most ``max_queued``
+    waiting; ``start()`` before use, ``close()`` at the end."""
+
+    def __init__(self, workers: int = 2, max_queued: int = 16) -> None:
+        self._context = multiprocessing.get_context("spawn")
+        self._count, self._max_queued = workers, max_queued
+        self._lock = threading.Lock()
+        self._jobs: dict[str, Job] = {}
+        self._queue: deque[Job] = deque()
+        self._workers: list[_Worker] = []
+        self._closed = threading.Event()
+
+    def start(self) -> None:
+        with self._lock:
+            self._workers = [self._new_worker() for _ in range(self._count)]
+        threading.Thread(target=self._watch, daemon=True, name="npuzzle-web-watchdog").start()
+
+    def close(self) -> None:
+        self._closed.set()
+        with self._lock:
+            workers, self._workers = self._workers, []
+            for job in self._queue:
+                job.state = "cancelled"
+            self._queue.clear()
+        for worker in workers:
+            worker.stop(kill=worker.job is not None)
+
+    def submit(self, request: SolveRequest) -> Job:
+        """A new job, queued (``BusyError`` if ``max_queued`` jobs are waiting already)."""
+        with self._lock:
+            if len(self._queue) >= self._max_queued:
+                raise BusyError(f"{len(self._queue)} solves are waiting already: try again later")
+            job = Job(secrets.token_hex(8), request)
+            self._jobs[job.id] = job
+            self._queue.append(job)
+            self._forget_old()
+            self._dispatch()
+            return job
+
+    def get(self, job_id: str) -> Job | None:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def record(self, job_id: str) -> dict[str, Any] | None:
+        """The job's record, read under the lock (None for an unknown id)."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            return None if job is None else job.record()
+
+    def cancel(self, job_id: str) -> Job | None:
+        """Cancel a job: a queued one is dropped, a running one has its worker killed (and
+        replaced). A finished job stays as it is. None for an unknown id."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None or job.finished:
+                return job
+            if job in self._queue:
+                self._queue.remove(job)
+                job.state = "cancelled"
+                return job
+            self._stop_job(job, "cancelled", None)
+            return job
+
+    def _stop_job(self, job: Job, state: str, reason: str | None) -> None:
+        """End a running job now: its worker is killed and replaced (the lock is held)."""
+        job.state, job.reason = state, reason
+        for i, worker in enumerate(self._workers):
+            if worker.job is job:
+                worker.job = None
+                worker.stop(kill=True)
+                self._workers[i] = self._new_worker()
+        self._dispatch()
+
+    def _new_worker(self) -> _Worker:
+        return _Worker(self._context, self._on_message, self._on_exit)
+
+    def _dispatch(self) -> None:
+        """Hand queued jobs to idle workers (the lock is held)."""
+        for worker in self._workers:
+            if worker.job is None and self._queue:
+                job = self._queue.popleft()
+                worker.job, job.state, job.started = job, "running", time.monotonic()
+                try:
+                    worker.conn.send((job.id, job.request))
+                except OSError:
+                    pass  # the worker is gone: its reader thread ends the job
+
+    def _on_message(self, worker: _Worker, message: Any) -> None:
+        kind, job_id, value = message
+        with self._lock:
+            job = worker.job
+            if job is None or job.id != job_id or job.finished:
+                return
+            if kind == "progress":
+                job.progress = value
+                return
+            if kind == "done":
+                job.result, job.state = value, "done"
+            else:
+                job.reason, job.state = str(value), "failed"
+            worker.job = None
+            self._dispatch()
+
+    def _on_exit(self, worker: _Worker) -> None:
+        """A worker's pipe closed: if it was not stopped on purpose, it died; its job fails."""
+        with self._lock:
+            if worker not in self._workers or self._closed.is_set():
+                return
+            job = worker.job
+            if job is not None and not job.finished:
+                job.state, job.reason = "failed", "the worker process stopped"
+            self._workers[self._workers.index(worker)] = self._new_worker()
+            self._dispatch()
+
+    def _watch(self) -> None:
+        """Stop the jobs that overrun their time limit by ``GRACE_SECONDS``."""
+        while not self._closed.wait(0.5):
+            now = time.monotonic()
+            with self._lock:
+                for worker in list(self._workers):
+                    job = worker.job
+                    if job is not None and job.started is not None and (
+                            now - job.started > job.request.timeout + GRACE_SECONDS):
+                        self._stop_job(job, "failed", present.overrun_text(job.request.timeout))
+
+    def _forget_old(self) -> None:
+        """Keep at most ``KEEP_FINISHED`` finished jobs (the lock is held)."""
+        finished = [job_id for job_id, job in self._jobs.items() if job.finished]
+        for job_id in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+            del self._jobs[job_id]

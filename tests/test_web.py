@@ -1,0 +1,200 @@
+"""``npuzzle serve``'s JSON API (docs/json.md), on a real server on 127.0.0.1: the records are
+the command line's, bad input is an error record with a 4xx status, requests and boards are
+bounded, solves run in worker processes with a time limit and can be cancelled."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (pip install 'npuzzle[web]') is not installed")
+pytest.importorskip("uvicorn", reason="the web extra (pip install 'npuzzle[web]') is not installed")
+
+from web_server import Server, running_server  # noqa: E402
+
+from npuzzle import Board, present  # noqa: E402
+from npuzzle.instances import scramble  # noqa: E402
+
+KNUTH_HARD = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"  # Korf #1: far too long for Manhattan-distance IDA*
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server("--workers", "2", "--time-limit", "60") as s:
+        yield s
+
+
+def cli_json(*argv: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-m", "npuzzle", *argv, "--json"], capture_output=True, text=True,
+                         env=env, timeout=300).stdout
+    return json.loads(out.splitlines()[0])
+
+
+def test_check_gives_the_cli_record_with_the_lower_bounds(server: Server):
+    status, record = server.request("POST", "/api/check", {"position": "8 6 7/2 5 4/3 0 1"})
+    assert status == 200
+    cli = cli_json("check", "8 6 7/2 5 4/3 0 1")
+    assert {k: v for k, v in record.items() if k in cli and k != "argument"} == {
+        k: v for k, v in cli.items() if k != "argument"}
+    assert record["schema_version"] == present.SCHEMA_VERSION
+    assert record["lower_bounds"] == {"manhattan": 21, "lc": 23}
+    assert record["position"] == "8 6 7/2 5 4/3 0 1"
+
+
+def test_check_reads_any_notation_and_a_shape(server: Server):
+    assert server.request("POST", "/api/check", {"position": "867254301"})[1]["tiles"] == [8, 6, 7, 2, 5, 4, 3, 0, 1]
+    status, record = server.request("POST", "/api/check", {"position": "1 2 3 4 0 5", "shape": "2x3"})
+    assert status == 200 and record["shape"] == "2x3" and record["solvable"]
+    status, record = server.request("POST", "/api/check", {"position": "1 2 3/4 5 6/8 7 0"})
+    assert status == 200 and record["status"] == "unsolvable" and "odd permutation" in record["reason"]
+
+
+def test_scramble_gives_the_cli_record(server: Server):
+    status, record = server.request("GET", "/api/scramble?shape=3x5&seed=7")
+    assert status == 200
+    cli = cli_json("scramble", "--shape", "3x5", "--seed", "7")
+    assert record == cli
+    walked = server.request("GET", "/api/scramble?shape=4x3&seed=1&walk=12&goal=blank-first")[1]
+    assert walked["tiles"] == list(scramble(4, 3, 1, seed=1, walk=12, goal="blank-first")[0].tiles)
+    assert walked["goal"] == "blank-first"
+
+
+def test_solve_gives_the_cli_record_and_its_outcome_in_words(server: Server):
+    job = server.solve({"position": "8 6 7/2 5 4/3 0 1"})
+    assert job["record"] == "job" and job["state"] == "done", job
+    result = job["result"]
+    cli = cli_json("solve", "8 6 7/2 5 4/3 0 1")
+    assert set(cli) - {"argument"} <= set(result)
+    for field in ("schema_version", "shape", "tiles", "goal", "status", "length", "optimal", "lower_bound",
+                  "method", "heuristic", "letters", "moves"):
+        assert result[field] == cli[field], field
+    assert result["outcome"] == "31 moves, optimal"
+    assert result["how"].startswith("idastar, wd+id; ")
+
+
+@pytest.mark.parametrize(("position", "shape"), [("4 1 2/5 0 3", "2x3"), (None, "3x5"), (None, "5x2")])
+def test_non_square_boards_are_solved(server: Server, position: str | None, shape: str):
+    if position is None:
+        position = server.request("GET", f"/api/scramble?shape={shape}&seed=3&walk=30")[1]["position"]
+    result = server.solve({"position": position})["result"]
+    board = Board(result["height"], result["width"], tuple(result["tiles"]))
+    assert result["shape"] == shape and result["status"] == "solved"
+    assert board.apply(result["letters"]).is_goal()
+    if shape == "2x3":
+        assert result["outcome"] == "5 moves, optimal"
+
+
+def test_a_realtime_solve_gives_its_lower_bound_and_ratio(server: Server):
+    position = server.request("GET", "/api/scramble?shape=10x10&seed=5")[1]["position"]
+    result = server.solve({"position": position, "method": "realtime"})["result"]
+    assert result["status"] == "solved" and not result["optimal"]
+    assert result["outcome"].startswith(f"{result['length']:,} moves, not proven optimal: lower bound "
+                                        f"{result['lower_bound']} (ratio ")
+
+
+def test_a_solve_stops_at_its_time_limit(server: Server):
+    result = server.solve({"position": KNUTH_HARD, "method": "idastar", "heuristic": "manhattan",
+                           "timeout": 0.5})["result"]
+    assert result["status"] == "timeout" and result["length"] is None
+    assert result["outcome"].startswith("Stopped at the time limit (0.5 s) before finding a solution")
+
+
+def test_a_running_solve_is_cancelled_and_the_server_keeps_answering(server: Server):
+    status, job = server.request("POST", "/api/solve", {"position": KNUTH_HARD, "method": "idastar",
+                                                        "heuristic": "manhattan"})
+    assert status == 202
+    running = job
+    for _ in range(120):  # until its worker reports progress (the search is on)
+        if running.get("progress"):
+            break
+        running = server.request("GET", f"/api/solve/{job['id']}?wait=0.5")[1]
+    assert running["state"] == "running" and running["progress"]["generated"] > 0
+    assert running["text"].startswith("searching: bound ")
+    assert server.request("POST", "/api/check", {"position": "1 2/0 3"})[0] == 200  # while it searches
+    status, cancelled = server.request("DELETE", f"/api/solve/{job['id']}")
+    assert status == 200 and cancelled["state"] == "cancelled"
+    assert server.request("GET", f"/api/solve/{job['id']}")[1]["state"] == "cancelled"
+    again = server.solve({"position": "1 2 3/4 5 6/7 0 8"})  # the worker was replaced
+    assert again["state"] == "done" and again["result"]["length"] == 1
+    status, other = server.request("POST", "/api/solve", {"position": KNUTH_HARD, "method": "idastar",
+                                                          "heuristic": "manhattan"})
+    assert server.request("POST", f"/api/solve/{other['id']}/cancel")[1]["state"] == "cancelled"
+
+
+@pytest.mark.parametrize(("method", "path", "body", "http", "status", "words"), [
+    ("POST", "/api/check", b"{not json", 400, "invalid", "not JSON"),
+    ("POST", "/api/check", b"[1, 2]", 400, "invalid", "JSON object"),
+    ("POST", "/api/check", b"[" * 5000, 400, "invalid", "not JSON"),
+    ("POST", "/api/check", {"position": 12}, 400, "invalid", "'position' must be text"),
+    ("POST", "/api/check", {}, 400, "invalid", "'position' must be text"),
+    ("POST", "/api/check", {"position": "1 2 3/4 5 6/7 8 8"}, 400, "invalid", "duplicate tile 8"),
+    ("POST", "/api/check", {"position": "1 2 3 4 5 0"}, 400, "invalid", "cannot tell the shape"),
+    ("POST", "/api/check", {"position": "1 2/0 3", "goal": "spiral"}, 400, "invalid", "'goal' must be one of"),
+    ("POST", "/api/check", {"position": " ".join(map(str, range(121)))}, 413, "too-large", "not 11x11"),
+    ("POST", "/api/check", {"position": "1 " * 5000}, 413, "too-large", "at most 4,096 characters"),
+    ("POST", "/api/solve", {"position": "1 2/0 3", "method": "magic"}, 400, "invalid", "'method' must be"),
+    ("POST", "/api/solve", {"position": "1 2/0 3", "timeout": 1e9}, 400, "invalid", "'timeout' must be from"),
+    ("POST", "/api/solve", {"position": "1 2/0 3", "timeout": "soon"}, 400, "invalid", "'timeout' must be a num"),
+    ("POST", "/api/solve", {"position": "1 2/0 3", "weight": -1}, 400, "invalid", "'weight' must be from"),
+    ("POST", "/api/solve", {"position": "1 2 3/4 5 6/8 7 0"}, 422, "unsolvable", "unsolvable for the standard"),
+    ("GET", "/api/scramble?shape=12x12", None, 413, "too-large", "not 12x12"),
+    ("GET", "/api/scramble?shape=three", None, 400, "invalid", "bad shape"),
+    ("GET", "/api/scramble?shape=3x3&seed=-1", None, 400, "invalid", "'seed' must be a whole number"),
+    ("GET", "/api/solve/nosuchjob", None, 404, "not-found", "no solve job 'nosuchjob'"),
+    ("GET", "/api/solve/nosuchjob?wait=forever", None, 400, "invalid", "'wait' must be a number"),
+    ("DELETE", "/api/solve/nosuchjob", None, 404, "not-found", "no solve job"),
+    ("GET", "/api/solve", None, 405, "method-not-allowed", "GET is not allowed"),
+    ("GET", "/etc/passwd", None, 404, "not-found", "no such page"),
+    ("GET", "/static/../../pyproject.toml", None, 404, "not-found", "no such page"),
+])
+def test_bad_requests_get_an_error_record_and_a_4xx_status(server: Server, method, path, body, http, status, words):
+    raw = body if isinstance(body, bytes) else None
+    code, record = server.request(method, path, None if raw else body, raw=raw)
+    assert code == http
+    assert record["schema_version"] == 1 and record["status"] == status
+    assert words in record["reason"] and "Traceback" not in json.dumps(record)
+
+
+def test_an_oversize_request_is_refused_before_it_is_read(server: Server):
+    big = json.dumps({"position": "1 2/0 3", "padding": "x" * 100_000}).encode()
+    code, record = server.request("POST", "/api/solve", raw=big)
+    assert code == 413 and record["status"] == "too-large" and "at most 65,536 bytes" in record["reason"]
+    code, record = server.request("POST", "/api/check", raw=b"{}", headers={"Content-Length": "999999999999"})
+    assert code == 413
+
+
+def test_the_page_and_its_files_are_served_with_a_strict_policy(server: Server):
+    import urllib.request
+
+    for path, kind in (("/", "text/html"), ("/static/app.js", "text/javascript"), ("/static/style.css", "text/css")):
+        with urllib.request.urlopen(server.url + path, timeout=30) as response:
+            assert response.headers["Content-Type"].startswith(kind)
+            assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
+            body = response.read().decode()
+        assert "http://" not in body and "https://" not in body  # nothing fetched from other sites
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it():
+    code = ("import sys; sys.modules['uvicorn'] = None; from npuzzle.cli import main; "
+            "sys.exit(main(['serve', '--port', '1']))")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 2
+    assert "pip install 'npuzzle[web]'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_serve_help_loads_nothing_heavy_and_a_bad_port_is_a_usage_error():
+    code = ("import sys; from npuzzle.cli import main\n"
+            "try:\n    main(['serve', '--help'])\nexcept SystemExit:\n    pass\n"
+            "assert not {'numpy', 'numba', 'starlette', 'uvicorn'} & set(sys.modules), sys.modules.keys()")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    result = subprocess.run([sys.executable, "-m", "npuzzle", "serve", "--port", "70000"], capture_output=True,
+                            text=True, env=env, timeout=120)
+    assert result.returncode == 2 and "a port is a whole number from 1 to 65535" in result.stderr
