@@ -266,7 +266,7 @@ function renderPlayer() {
   $("step").textContent = String(state.step);
   $("steps").textContent = String(s.tiles.length);
   $("letters").textContent = s.letters;
-  $("play").textContent = state.playing ? "⏸ pause" : "▶ play";
+  $("play").textContent = state.playing ? "❚❚ pause" : "▶ play";
 }
 
 function stepForward() {
