@@ -198,3 +198,24 @@ def test_serve_help_loads_nothing_heavy_and_a_bad_port_is_a_usage_error():
     result = subprocess.run([sys.executable, "-m", "npuzzle", "serve", "--port", "70000"], capture_output=True,
                             text=True, env=env, timeout=120)
     assert result.returncode == 2 and "a port is a whole number from 1 to 65535" in result.stderr
+
+
+def test_a_request_for_another_host_name_is_refused(server: Server):
+    code, record = server.request("POST", "/api/check", {"position": "1 2/0 3"}, headers={"Host": "evil.example"})
+    assert code == 421 and record["status"] == "wrong-host" and "'evil.example'" in record["reason"]
+    assert server.request("POST", "/api/check", {"position": "1 2/0 3"}, headers={"Host": "localhost"})[0] == 200
+
+
+def test_too_many_waiting_solves_are_refused_until_some_end(server: Server):
+    hard = {"position": KNUTH_HARD, "method": "idastar", "heuristic": "manhattan"}
+    started = []
+    for _ in range(2 + 16):  # two workers busy, sixteen jobs waiting
+        status, job = server.request("POST", "/api/solve", hard)
+        assert status == 202
+        started.append(job["id"])
+    assert server.request("GET", f"/api/solve/{started[-1]}")[1]["state"] == "queued"
+    status, record = server.request("POST", "/api/solve", hard)
+    assert status == 503 and record["status"] == "busy"
+    for job_id in reversed(started):
+        assert server.request("DELETE", f"/api/solve/{job_id}")[1]["state"] == "cancelled"
+    assert server.solve({"position": "1 2/0 3"})["result"]["outcome"] == "1 move, optimal"

@@ -59,14 +59,16 @@ def run(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn
 
-        from ..web.app import Settings, create_app
+        from ..web.app import LOOPBACK_HOSTS, Settings, create_app
     except ImportError:
         print(present.web_missing_text(), file=sys.stderr)
         return EXIT_USAGE
     from ..web.inputs import Bounds
 
-    app = create_app(Settings(workers=args.workers, bounds=Bounds(time_limit=args.time_limit)))
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
+    loopback = args.host in ("127.0.0.1", "localhost", "::1")
+    app = create_app(Settings(workers=args.workers, bounds=Bounds(time_limit=args.time_limit),
+                              hosts=LOOPBACK_HOSTS if loopback else None))
+    if not loopback:
         print(present.warning_text("serve", present.open_host_warning_text(args.host)), file=sys.stderr)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(present.serving_text(f"http://{host}:{args.port}/", args.workers, args.time_limit), file=sys.stderr,

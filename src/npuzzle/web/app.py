@@ -19,10 +19,13 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import present
 from .inputs import (
@@ -48,13 +51,38 @@ HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:;
 MAX_WAIT = 10.0
 
 
+#: The host names a server on the loopback address answers to (others: refused, 421).
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
 @dataclass(frozen=True)
 class Settings:
-    """A server's settings: solver processes, waiting jobs at most, and the request bounds."""
+    """A server's settings: solver processes, waiting jobs at most, the request bounds, and the
+    host names it answers to (None: any; a server on 127.0.0.1 answers only to its own names, so
+    a web site whose name resolves to 127.0.0.1 cannot read its answers)."""
 
     workers: int = 2
     max_queued: int = 16
     bounds: Bounds = Bounds()
+    hosts: tuple[str, ...] | None = LOOPBACK_HOSTS
+
+
+class HostCheck:
+    """ASGI middleware: requests whose ``Host`` is not one of ``hosts`` get an error record (421)."""
+
+    def __init__(self, app: ASGIApp, hosts: tuple[str, ...]) -> None:
+        self.app, self.hosts = app, hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            host = Headers(scope=scope).get("host", "")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name not in self.hosts:
+                record = present.error_record(f"this server answers to {', '.join(self.hosts)}, not "
+                                              f"{host[:60]!r}", "wrong-host")
+                await _answer(record, 421)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def _answer(record: dict[str, Any], status: int = 200) -> JSONResponse:
@@ -164,7 +192,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/solve/{job_id}", cancel, methods=["DELETE"]),
         Route("/api/solve/{job_id}/cancel", cancel, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    middleware = [] if settings.hosts is None else [Middleware(HostCheck, hosts=settings.hosts)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers={
         RequestError: _request_error, HTTPException: _http_error, Exception: _internal_error})
     app.state.jobs = jobs
     return app

@@ -236,7 +236,10 @@ async function cancel() {
   if (!state.job) return;
   const id = state.job;
   state.job = null;
-  await api("DELETE", "/api/solve/" + id);
+  const { record } = await api("DELETE", "/api/solve/" + id);
+  $("solving").hidden = true; $("solve").disabled = false;
+  if (record.state === "done" && record.result) finished(record.result);
+  else $("outcome").textContent = "cancelled";
 }
 
 function finished(result) {
