@@ -108,21 +108,22 @@ async def _body(request: Request, bounds: Bounds) -> dict[str, Any]:
     return read_json(b"".join(chunks))
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The application: its routes, error handlers and the solver processes of its lifetime."""
-    settings = settings or Settings()
-    bounds = settings.bounds
-    jobs = Jobs(settings.workers, settings.max_queued)
-    pages = {path: (resources.files(__package__).joinpath("static", name).read_bytes(), media)
-             for path, (name, media) in STATIC.items()}
+class Api:
+    """The handlers of the routes, over one server's jobs and request bounds."""
 
-    async def page(request: Request) -> Response:
-        content, media = pages[request.url.path]
+    def __init__(self, settings: Settings) -> None:
+        self.bounds = settings.bounds
+        self.jobs = Jobs(settings.workers, settings.max_queued)
+        self.pages = {path: (resources.files(__package__).joinpath("static", name).read_bytes(), media)
+                      for path, (name, media) in STATIC.items()}
+
+    async def page(self, request: Request) -> Response:
+        content, media = self.pages[request.url.path]
         return Response(content, media_type=media, headers=HEADERS)
 
-    async def check(request: Request) -> Response:
-        data = await _body(request, bounds)
-        board, goal = read_board(data, bounds), read_goal(data)
+    async def check(self, request: Request) -> Response:
+        data = await _body(request, self.bounds)
+        board, goal = read_board(data, self.bounds), read_goal(data)
 
         def record() -> dict[str, Any]:
             from .. import lower_bound
@@ -132,8 +133,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         return _answer(await run_in_threadpool(record))
 
-    async def scramble(request: Request) -> Response:
-        (height, width), seed, walk, goal = read_scramble(request.query_params, bounds)
+    async def scramble(self, request: Request) -> Response:
+        (height, width), seed, walk, goal = read_scramble(request.query_params, self.bounds)
 
         def record() -> dict[str, Any]:
             from ..instances import scramble as draw
@@ -143,59 +144,67 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         return _answer(await run_in_threadpool(record))
 
-    async def solve(request: Request) -> Response:
-        data = await _body(request, bounds)
-        board = read_board(data, bounds)
-        options = read_solve(data, board, bounds)
+    async def solve(self, request: Request) -> Response:
+        data = await _body(request, self.bounds)
+        board = read_board(data, self.bounds)
+        options = read_solve(data, board, self.bounds)
         reason = board.unsolvable_reason(options.goal)
         if reason is not None:
             return _answer(present.unsolvable_record(board, options.goal, reason), 422)
         try:
-            job = await run_in_threadpool(jobs.submit, options)
+            job = await run_in_threadpool(self.jobs.submit, options)
         except BusyError as e:
             raise RequestError(str(e), 503, "busy") from None
         return _answer(job.record(), 202)
 
-    async def job(request: Request) -> Response:
+    async def job(self, request: Request) -> Response:
         job_id = request.path_params["job_id"]
         wait = _wait(request.query_params.get("wait", "0"))
-        deadline = asyncio.get_running_loop().time() + wait
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
         while True:
-            found = jobs.get(job_id)
+            found = self.jobs.get(job_id)
             if found is None:
                 raise RequestError(f"no solve job {job_id[:40]!r} (finished jobs are kept a while, then forgotten)",
                                    404, "not-found")
-            if found.finished or asyncio.get_running_loop().time() >= deadline:
-                return _answer(jobs.record(job_id) or found.record())
+            if found.finished or loop.time() >= deadline:
+                return _answer(self.jobs.record(job_id) or found.record())
             await asyncio.sleep(0.05)
 
-    async def cancel(request: Request) -> Response:
+    async def cancel(self, request: Request) -> Response:
         job_id = request.path_params["job_id"]
-        found = await run_in_threadpool(jobs.cancel, job_id)
+        found = await run_in_threadpool(self.jobs.cancel, job_id)
         if found is None:
             raise RequestError(f"no solve job {job_id[:40]!r}", 404, "not-found")
         return _answer(found.record())
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await run_in_threadpool(jobs.start)
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        await run_in_threadpool(self.jobs.start)
         try:
             yield
         finally:
-            jobs.close()
+            self.jobs.close()
 
-    routes = [Route(path, page, methods=["GET"]) for path in STATIC] + [
-        Route("/api/check", check, methods=["POST"]),
-        Route("/api/scramble", scramble, methods=["GET"]),
-        Route("/api/solve", solve, methods=["POST"]),
-        Route("/api/solve/{job_id}", job, methods=["GET"]),
-        Route("/api/solve/{job_id}", cancel, methods=["DELETE"]),
-        Route("/api/solve/{job_id}/cancel", cancel, methods=["POST"]),
-    ]
+    def routes(self) -> list[Route]:
+        return [Route(path, self.page, methods=["GET"]) for path in STATIC] + [
+            Route("/api/check", self.check, methods=["POST"]),
+            Route("/api/scramble", self.scramble, methods=["GET"]),
+            Route("/api/solve", self.solve, methods=["POST"]),
+            Route("/api/solve/{job_id}", self.job, methods=["GET"]),
+            Route("/api/solve/{job_id}", self.cancel, methods=["DELETE"]),
+            Route("/api/solve/{job_id}/cancel", self.cancel, methods=["POST"]),
+        ]
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The application: its routes, error handlers and the solver processes of its lifetime."""
+    settings = settings or Settings()
+    api = Api(settings)
     middleware = [] if settings.hosts is None else [Middleware(HostCheck, hosts=settings.hosts)]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers={
+    app = Starlette(routes=api.routes(), lifespan=api.lifespan, middleware=middleware, exception_handlers={
         RequestError: _request_error, HTTPException: _http_error, Exception: _internal_error})
-    app.state.jobs = jobs
+    app.state.jobs = api.jobs
     return app
 
 
