@@ -219,3 +219,18 @@ def test_too_many_waiting_solves_are_refused_until_some_end(server: Server):
     for job_id in reversed(started):
         assert server.request("DELETE", f"/api/solve/{job_id}")[1]["state"] == "cancelled"
     assert server.solve({"position": "1 2/0 3"})["result"]["outcome"] == "1 move, optimal"
+
+
+def test_a_port_in_use_is_one_line_and_exit_status_1():
+    import socket
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "npuzzle", "serve", "--port", str(port)], capture_output=True,
+                                text=True, env=env, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr == f"npuzzle serve: cannot listen on 127.0.0.1:{port}: Address already in use " \
+                            "(another server there? try --port)\n"

@@ -895,3 +895,12 @@ def open_host_warning_text(host: str) -> str:
     """The warning of a server that listens beyond this machine."""
     return (f"listening on {host}: anyone who can reach this machine can use the page and its solver "
             "processes (there is no password); 127.0.0.1 keeps it to this machine")
+
+
+def listen_error_text(host: str, port: int, problem: str) -> str:
+    """Why ``npuzzle serve`` cannot listen where it was asked to.
+
+    >>> listen_error_text("127.0.0.1", 8000, "Address already in use")
+    'cannot listen on 127.0.0.1:8000: Address already in use (another server there? try --port)'
+    """
+    return f"cannot listen on {host}:{port}: {problem} (another server there? try --port)"

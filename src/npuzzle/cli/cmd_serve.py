@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .. import present
-from ._options import EXIT_OK, EXIT_USAGE, seconds_arg
+from ._options import EXIT_INPUT, EXIT_OK, EXIT_USAGE, seconds_arg
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -70,9 +70,31 @@ def run(args: argparse.Namespace) -> int:
                               hosts=LOOPBACK_HOSTS if loopback else None))
     if not loopback:
         print(present.warning_text("serve", present.open_host_warning_text(args.host)), file=sys.stderr)
+    problem = _cannot_listen(args.host, args.port)
+    if problem:
+        print(f"npuzzle serve: {present.listen_error_text(args.host, args.port, problem)}", file=sys.stderr)
+        return EXIT_INPUT
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(present.serving_text(f"http://{host}:{args.port}/", args.workers, args.time_limit), file=sys.stderr,
           flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2,
-                limit_concurrency=64)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2,
+                    limit_concurrency=64)
+    except SystemExit as e:  # uvicorn could not start (it has said why)
+        return EXIT_INPUT if e.code else EXIT_OK
     return EXIT_OK
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (in use, no such address), or None."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
