@@ -234,3 +234,33 @@ def test_a_port_in_use_is_one_line_and_exit_status_1():
     assert result.returncode == 1
     assert result.stderr == f"npuzzle serve: cannot listen on 127.0.0.1:{port}: Address already in use " \
                             "(another server there? try --port)\n"
+
+
+def test_a_worker_that_dies_fails_its_job_and_is_replaced():
+    import time
+
+    from npuzzle.web.jobs import Jobs, SolveRequest
+
+    jobs = Jobs(workers=1)
+    jobs.start()
+    try:
+        job = jobs.submit(SolveRequest(KNUTH_HARD, method="idastar", heuristic="manhattan", timeout=60))
+        for _ in range(600):  # until the search reports progress
+            if job.progress is not None:
+                break
+            time.sleep(0.1)
+        assert job.state == "running" and job.progress is not None
+        jobs._workers[0].process.kill()  # as if the system killed it
+        for _ in range(600):
+            if job.finished:
+                break
+            time.sleep(0.1)
+        assert job.state == "failed" and job.record()["reason"] == "the worker process stopped"
+        again = jobs.submit(SolveRequest("1 2 3/4 5 6/7 0 8"))
+        for _ in range(600):
+            if again.finished:
+                break
+            time.sleep(0.1)
+        assert again.state == "done" and again.result is not None and again.result["outcome"] == "1 move, optimal"
+    finally:
+        jobs.close()
