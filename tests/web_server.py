@@ -59,9 +59,13 @@ class Server:
 
 
 @contextmanager
-def running_server(*args: str) -> Iterator[Server]:
+def running_server(*args: str, store: str | None = None) -> Iterator[Server]:
+    """``npuzzle serve`` with ``args``; ``store`` is its table store (default: the session's, which
+    holds whatever tables earlier tests built)."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    if store is not None:
+        env["NPUZZLE_DATA_DIR"] = store
     process = subprocess.Popen([sys.executable, "-m", "npuzzle", "serve", "--port", str(port), *args],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     server = Server(port, process)
