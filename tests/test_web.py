@@ -74,7 +74,7 @@ def test_solve_gives_the_cli_record_and_its_outcome_in_words(server: Server):
                   "method", "heuristic", "letters", "moves"):
         assert result[field] == cli[field], field
     assert result["outcome"] == "31 moves, optimal"
-    assert result["how"].startswith("idastar, wd+id; ")
+    assert result["how"].startswith(f"idastar, {result['heuristic']}; ")
 
 
 @pytest.mark.parametrize(("position", "shape"), [("4 1 2/5 0 3", "2x3"), (None, "3x5"), (None, "5x2")])
@@ -206,19 +206,58 @@ def test_a_request_for_another_host_name_is_refused(server: Server):
     assert server.request("POST", "/api/check", {"position": "1 2/0 3"}, headers={"Host": "localhost"})[0] == 200
 
 
-def test_too_many_waiting_solves_are_refused_until_some_end(server: Server):
+def test_too_many_waiting_solves_are_refused_until_some_end():
     hard = {"position": KNUTH_HARD, "method": "idastar", "heuristic": "manhattan"}
-    started = []
-    for _ in range(2 + 16):  # two workers busy, sixteen jobs waiting
-        status, job = server.request("POST", "/api/solve", hard)
-        assert status == 202
-        started.append(job["id"])
-    assert server.request("GET", f"/api/solve/{started[-1]}")[1]["state"] == "queued"
-    status, record = server.request("POST", "/api/solve", hard)
-    assert status == 503 and record["status"] == "busy"
-    for job_id in reversed(started):
-        assert server.request("DELETE", f"/api/solve/{job_id}")[1]["state"] == "cancelled"
-    assert server.solve({"position": "1 2/0 3"})["result"]["outcome"] == "1 move, optimal"
+    with running_server("--workers", "1", "--queue", "3") as server:
+        started = []
+        for _ in range(1 + 3):  # one worker busy, three jobs waiting
+            status, job = server.request("POST", "/api/solve", hard)
+            assert status == 202
+            started.append(job["id"])
+        assert server.request("GET", f"/api/solve/{started[-1]}")[1]["state"] == "queued"
+        status, record = server.request("POST", "/api/solve", hard)
+        assert status == 503 and record["status"] == "busy" and "3 solves are waiting" in record["reason"]
+        for job_id in reversed(started):
+            assert server.request("DELETE", f"/api/solve/{job_id}")[1]["state"] == "cancelled"
+        assert server.solve({"position": "1 2/0 3"})["result"]["outcome"] == "1 move, optimal"
+
+
+def test_fifty_concurrent_4x4_solves_are_all_answered_and_the_page_stays_quick(server: Server):
+    """The load test: 50 solve requests of uniformly random 4x4 positions at once (threads on
+    127.0.0.1, each waiting at most 600 s), every answer replayed to the goal and of the optimal
+    length (found again here, in this process); the page answers within 0.5 s while they run."""
+    import threading
+    import time
+    import urllib.request
+
+    from npuzzle import solve
+    from npuzzle.notation import format_position
+
+    boards = scramble(4, 4, 50, seed=2026)
+    results: dict[int, dict] = {}
+
+    def one(i: int) -> None:
+        results[i] = server.solve({"position": format_position(boards[i])})
+
+    threads = [threading.Thread(target=one, args=(i,), daemon=True) for i in range(len(boards))]
+    for thread in threads:
+        thread.start()
+    page_seconds = []
+    while any(thread.is_alive() for thread in threads) and len(page_seconds) < 20:
+        start = time.monotonic()
+        with urllib.request.urlopen(server.url + "/", timeout=10) as response:
+            assert response.status == 200 and b"<html" in response.read()
+        page_seconds.append(time.monotonic() - start)
+        time.sleep(0.1)
+    for thread in threads:
+        thread.join(600)
+    assert len(results) == 50 and page_seconds
+    assert max(page_seconds) < 0.5, page_seconds
+    for i, board in enumerate(boards):
+        result = results[i]["result"]
+        assert results[i]["state"] == "done" and result["status"] == "solved" and result["optimal"]
+        assert board.apply(result["letters"]).is_goal()
+        assert result["length"] == len(solve(board, heuristic="wd+id").moves)
 
 
 def test_a_port_in_use_is_one_line_and_exit_status_1():

@@ -31,6 +31,9 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--workers", type=_workers, default=2, metavar="N",
                    help="solver processes (1..16, default 2): as many solves run at once")
+    p.add_argument("--queue", type=_queue, default=64, metavar="N",
+                   help="solves that may wait for a worker (1..1000, default 64); more are refused (503) "
+                   "until some end")
     p.add_argument("--time-limit", type=_time_limit, default=30.0, metavar="SECONDS",
                    help="the longest a solve may run (default 30, at most 3600); a request may ask for less")
 
@@ -44,6 +47,12 @@ def _port(text: str) -> int:
 def _workers(text: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 2 and 1 <= int(text) <= 16):
         raise argparse.ArgumentTypeError(f"{text[:20]!r}: give 1 to 16 solver processes")
+    return int(text)
+
+
+def _queue(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 4 and 1 <= int(text) <= 1000):
+        raise argparse.ArgumentTypeError(f"{text[:20]!r}: give 1 to 1000 waiting solves")
     return int(text)
 
 
@@ -66,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from ..web.inputs import Bounds
 
     loopback = args.host in ("127.0.0.1", "localhost", "::1")
-    app = create_app(Settings(workers=args.workers, bounds=Bounds(time_limit=args.time_limit),
+    app = create_app(Settings(workers=args.workers, max_queued=args.queue, bounds=Bounds(time_limit=args.time_limit),
                               hosts=LOOPBACK_HOSTS if loopback else None))
     if not loopback:
         print(present.warning_text("serve", present.open_host_warning_text(args.host)), file=sys.stderr)
@@ -79,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2,
-                    limit_concurrency=64)
+                    limit_concurrency=128)
     except SystemExit as e:  # uvicorn could not start (it has said why)
         return EXIT_INPUT if e.code else EXIT_OK
     return EXIT_OK

@@ -62,7 +62,7 @@ class Settings:
     a web site whose name resolves to 127.0.0.1 cannot read its answers)."""
 
     workers: int = 2
-    max_queued: int = 16
+    max_queued: int = 64
     bounds: Bounds = Bounds()
     hosts: tuple[str, ...] | None = LOOPBACK_HOSTS
 
