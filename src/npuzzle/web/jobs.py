@@ -163,7 +163,7 @@ class Jobs:
     """The jobs of one server and the ``workers`` processes that run them, at most ``max_queued``
     waiting; ``start()`` before use, ``close()`` at the end."""
 
-    def __init__(self, workers: int = 2, max_queued: int = 16) -> None:
+    def __init__(self, workers: int = 2, max_queued: int = 64) -> None:
         self._context = multiprocessing.get_context("spawn")
         self._count, self._max_queued = workers, max_queued
         self._lock = threading.Lock()
