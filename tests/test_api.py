@@ -39,7 +39,7 @@ def test_solve_has_its_real_keyword_only_signature():
     assert list(params)[0] == "board"
     expected = {"method": "auto", "heuristic": "auto", "goal": "standard", "timeout": None, "max_nodes": None,
                 "max_memory": None, "weight": 1.0, "pruning": "auto", "realtime_method": "greedy", "limit": None,
-                "on_iteration": None, "shape": None, "on_progress": None, "jobs": 1, "scheduler": None}
+                "on_iteration": None, "shape": None, "on_progress": None, "jobs": 1, "scheduler": None, "budget": None}
     assert {name: p.default for name, p in params.items() if name != "board"} == expected
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for name, p in params.items() if name != "board")
 
@@ -123,8 +123,10 @@ def test_solution_repr_is_short():
     assert repr(one) == "<Solution 2x2 standard: 1 move, optimal, idastar/lc>"
     stopped = solve(HARD_3X3, method="idastar", heuristic="manhattan", max_nodes=50)
     assert re.fullmatch(r"<Solution 3x3 standard: node-limit, at least \d+ moves, idastar/manhattan>", repr(stopped))
-    realtime = solve(parse("4 1 2/5 0 3"), method="realtime")
-    assert re.fullmatch(r"<Solution 2x3 standard: \d+ moves, not proven optimal, realtime-greedy>", repr(realtime))
+    realtime = solve(HARD_3X3, method="realtime")
+    assert re.fullmatch(r"<Solution 3x3 standard: \d+ moves, not proven optimal, realtime-greedy>", repr(realtime))
+    easy = solve(parse("4 1 2/5 0 3"), method="realtime")  # as short as its proven bound: optimal
+    assert repr(easy) == "<Solution 2x3 standard: 5 moves, optimal, realtime-greedy>"
     goal = parse("0 1 2/3 4 5")
     assert repr(solve(Board(2, 3, (1, 0, 2, 3, 4, 5)), goal=goal)).startswith("<Solution 2x3 blank-first: 1 move")
 

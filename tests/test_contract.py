@@ -118,10 +118,13 @@ def test_check_and_solve_describe_a_position_alike(capsys):
     assert (bad["argument"], bad["status"]) == (2, "invalid") and bad["reason"].startswith("duplicate tile 2")
 
 
-def test_real_time_reports_the_manhattan_distance_as_its_lower_bound(capsys):
+def test_real_time_reports_the_best_bound_without_a_build_as_its_lower_bound(capsys):
     board = npuzzle.parse("8 6 7/2 5 4/3 0 1")
     solution = npuzzle.solve(board, method="realtime")
-    assert not solution.optimal and solution.lower_bound == board.manhattan() == solution.initial_lower_bound == 21
+    assert board.manhattan() == solution.initial_lower_bound == 21
+    best = max(npuzzle.lower_bound(board, "lc"), npuzzle.lower_bound(board, "auto"))  # auto: wd+id, or a table built
+    assert not solution.optimal and solution.lower_bound == best >= npuzzle.lower_bound(board, "wd+id") == 25
+    assert solution.ratio == round(solution.length / best, 4)
     assert main(["solve", "--json", "--method", "realtime", "--shape", "3x5",
                  "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14"]) == 0
     rec = records(capsys.readouterr().out)[0]

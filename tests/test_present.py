@@ -21,7 +21,8 @@ from npuzzle.search.limits import Iteration, Limit, Progress, Stats, checked_sol
 from npuzzle.tables import TableInfo, TableKey
 
 JSON_FIELDS = {"schema_version", "shape", "height", "width", "tiles", "board", "goal", "moves", "letters",
-               "length", "optimal", "status", "initial_lower_bound", "lower_bound", "method", "heuristic", "stats",
+               "length", "optimal", "status", "initial_lower_bound", "lower_bound", "ratio", "method", "heuristic",
+               "stats",
                "wall_seconds", "cpu_seconds"}
 
 
@@ -69,8 +70,9 @@ def test_solution_text_3x2_not_optimal_and_already_solved():
                                 heuristic="lc")
     lines = present.solution_text(solution).splitlines()
     assert lines[:4] == ["3x2 board, goal standard:", "  2 1", "  _ 3", "  4 5"]
-    assert lines[4] == ("Solution: 20 moves, not proven optimal (astar, lc; 393 nodes generated, "
-                        "1.800 s (1.500 s CPU))")
+    assert board.manhattan() == solution.lower_bound == 6
+    assert lines[4] == ("Solution: 20 moves, not proven optimal: lower bound 6 (ratio 3.33) (astar, lc; "
+                        "393 nodes generated, 1.800 s (1.500 s CPU))")
     assert lines[5:] == ["  tiles pushed: 21324523143253412435", "  letters:      DLURULDDRULURDDLURUL"]
     goal = Board.goal(3, 2)
     done = checked_solution(goal, "standard", (), optimal=True, stats=stats(1), method="idastar", heuristic="lc")
@@ -214,7 +216,7 @@ def test_realtime_solution_with_its_report():
     report = present.report_for(solution)
     assert report is not None and report["moves"] == 1 and report["wasted"] == 0
     assert present.solution_text(solution, report).splitlines()[4:] == [
-        "Solution: 1 move, not proven optimal (realtime-greedy; 0.003 s (0.002 s CPU))",
+        "Solution: 1 move, not proven optimal: lower bound 1 (ratio 1.00) (realtime-greedy; 0.003 s (0.002 s CPU))",
         "  tiles pushed: 8",
         "  letters:      L",
         "  0.0370 n^3; 1.000 x the Manhattan distance 1; 0 wasted (raise the Manhattan distance); "
@@ -239,7 +241,7 @@ def test_large_boards_are_not_drawn_and_not_printable():
                                 heuristic="none")
     assert present.solution_text(solution).splitlines()[:2] == [
         "21x21 board, goal standard:",
-        "Solution: 0 moves, not proven optimal (realtime-greedy; 0.000 s (0.000 s CPU))"]
+        "Solution: 0 moves, not proven optimal: lower bound 0 (realtime-greedy; 0.000 s (0.000 s CPU))"]
     assert present.printable(board, "auto")
     big = Board.goal(501, 501)
     assert not present.printable(big, "auto") and not present.printable(big, "realtime")

@@ -11,6 +11,7 @@ import pytest
 from npuzzle import Board, InvalidBoardError, UnsolvableError
 from npuzzle.instances import parberry_worst, random_board, random_walk
 from npuzzle.search.idastar import idastar
+from npuzzle.search.quality import proven_bound
 from npuzzle.search.realtime import (
     final_shape,
     parberry_bound,
@@ -36,7 +37,9 @@ def test_small_boards_replayed_by_board_apply(shape, method):
     for seed in range(6):
         board = random_board(*shape, seed)
         sol = realtime_solve(board, method=method)  # replayed by Board.apply inside
-        assert sol.solved and not sol.optimal and sol.method == f"realtime-{method}" and sol.heuristic == "none"
+        assert sol.solved and sol.method == f"realtime-{method}" and sol.heuristic == "none"
+        assert sol.lower_bound == proven_bound(board) <= sol.length
+        assert sol.optimal == (sol.length == sol.lower_bound)  # optimal only when as short as the proven bound
         assert board.apply(sol.moves).is_goal()
         assert sol.length == len(sol.moves) == realtime_count(board, method=method)
 

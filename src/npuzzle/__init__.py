@@ -85,12 +85,15 @@ def solve(
     on_progress: Callable[[Progress], None] | None = None,
     jobs: int = 1,
     scheduler: str | None = None,
+    budget: float | None = None,
 ) -> Solution:
     """Solve ``board`` (a ``Board``, or a position as text, read with ``shape`` if given) for
     ``goal`` and return the ``Solution``, its moves replayed and checked.
 
-    - ``method``: ``auto`` (a saved BFS table, else IDA* up to 16 cells, else real time),
-      ``idastar``, ``astar`` or ``realtime``;
+    - ``method``: ``auto`` (a saved BFS table, else IDA* up to 16 cells, else the beam search up
+      to 400 cells within ``budget`` CPU seconds, default 1, else real time), ``idastar``,
+      ``astar``, ``beam`` or ``realtime``; answers not proven optimal carry a proven
+      ``lower_bound`` and their ``ratio`` to it;
     - ``heuristic``: ``auto`` (the strongest bound ready), ``manhattan``, ``lc``, ``wd``, ``id``,
       ``pdb:PARTITION`` or several joined by ``+`` (``wd+id``, ``pdb:6-6-3+wd``);
     - ``goal``: ``"standard"``, ``"blank-first"``, or a goal ``Board`` (or its text) whose blank,
@@ -111,19 +114,19 @@ def solve(
 
     >>> solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="lc", timeout=10).letters
     'LL'
-    >>> goal = parse("0 1 2/3 4 5/6 7 8")   # blank-first, written as a board
-    >>> solve(Board(3, 3, (1, 0, 2, 3, 4, 5, 6, 7, 8)), goal=goal, method="idastar", heuristic="lc").moves
+    >>> solve("0 1 2/3 4 5/6 7 8", goal=parse("1 0 2/3 4 5/6 7 8"), method="idastar").moves  # a goal board
     (1,)
     """
-    if isinstance(board, str):
-        board = parse(board, shape)
     from .cluster import workers
     from .search import solve as _solve
+
+    board = parse(board, shape) if isinstance(board, str) else board
 
     with workers(jobs, scheduler) as executor:
         return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
                       goal=_goal(goal, board), weight=weight, realtime_method=realtime_method,
-                      on_iteration=on_iteration, pruning=pruning, on_progress=on_progress, executor=executor)
+                      on_iteration=on_iteration, pruning=pruning, on_progress=on_progress, executor=executor,
+                      budget=budget)
 
 
 def solve_many(

@@ -218,8 +218,7 @@ def solution_text(solution: Solution, report: Mapping[str, Any] | None = None, l
     if board.size <= DRAWN_CELLS:
         lines += ["  " + line for line in str(board).splitlines()]
     if solution.solved:
-        kind = "optimal" if solution.optimal else "not proven optimal"
-        lines.append(f"Solution: {count_text(solution.length or 0, 'move')}, {kind} ({_how(solution)})")
+        lines.append(f"Solution: {outcome_text(solution)} ({_how(solution)})")
     else:
         lines.append(f"{stopped_text(solution.status, solution.lower_bound, limit)} ({_how(solution)})")
     if solution.note and not report:  # a real-time note repeats what the report says
@@ -778,7 +777,7 @@ def outcome_text(solution: Solution, limit: Limit | None = None) -> str:
     >>> outcome_text(solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="lc"))
     '31 moves, optimal'
     >>> outcome_text(solve("8 6 7/2 5 4/3 0 1", method="realtime"))  # doctest: +ELLIPSIS
-    '... moves, not proven optimal: lower bound 21 (ratio ...)'
+    '... moves, not proven optimal: lower bound ... (ratio ...)'
     """
     if not solution.solved:
         return stopped_text(solution.status, solution.lower_bound, limit)

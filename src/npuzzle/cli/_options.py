@@ -129,6 +129,16 @@ def seconds_arg(text: str) -> float:
     return _real(text, "the time limit")
 
 
+def budget_arg(text: str) -> float:
+    """The beam search's time budget: seconds above 0, at most ``beam.MAX_BUDGET``."""
+    from ..search.registry import MAX_BUDGET
+
+    value = _real(text, "the budget")
+    if value > MAX_BUDGET:
+        raise argparse.ArgumentTypeError(f"{quote_input(text)}: the budget is at most {MAX_BUDGET:.0f} seconds")
+    return value
+
+
 def seed_arg(text: str) -> int:
     """A random seed: a whole number 0..2**63-1."""
     return _whole(text, 0, MAX_SEED, "the seed", "a whole number from 0 to 2**63-1")

@@ -29,6 +29,7 @@ from ._options import (
     add_pruning,
     add_quiet,
     add_timeout,
+    budget_arg,
     goal_of,
     positive_int,
     read_entries,
@@ -59,9 +60,12 @@ EPILOG = """examples:
 
 """ + NOTATION_HELP + """
 methods:
-  auto      a saved BFS table if there is one; IDA* (optimal) up to 16 cells; real time beyond
+  auto      a saved BFS table if there is one; IDA* (optimal) up to 16 cells; beam up to 400
+            cells (20x20); real time beyond
   idastar   iterative-deepening A*: optimal, little memory (Korf 1985)
   astar     A*: optimal, or with --weight W > 1 at most W times the optimum, faster
+  beam      the shortest answer a beam search finds within --budget seconds (default 1), with
+            a proven lower bound and the ratio to it; more budget, shorter answers
   realtime  any size, moves at once, not optimal (--realtime-method greedy or parberry)
 
 exit status: 0 solved, 1 bad input or unsolvable, 2 usage, 3 a limit was reached before a
@@ -84,6 +88,9 @@ def add(sub: Subparsers) -> None:
     add_pruning(p)
     p.add_argument("--weight", type=weight_arg, default=1.0, metavar="W",
                    help="weighted A* (f = g + W*h): solutions at most W times the optimum")
+    p.add_argument("--budget", type=budget_arg, metavar="SECONDS",
+                   help="the beam search's CPU time (default 1, at most 3600): it answers with the "
+                   "shortest solution found in that time; with --method auto beyond 4x4, or --method beam")
     p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
                    help="for --method realtime: greedy (about 20%% fewer moves, default) or parberry "
                    "(Parberry's algorithm as published; about 5x faster on a million tiles)")
@@ -166,7 +173,7 @@ def _solve_many(boards: list[Board], args: argparse.Namespace, limit: Limit, goa
     with live.running():
         solutions = solve_many(((b, goal) for b in boards), executor, method=args.method, heuristic=args.heuristic,
                                limit=limit, weight=args.weight, realtime_method=args.realtime_method,
-                               pruning=args.pruning)
+                               pruning=args.pruning, budget=args.budget)
         for done, solution in enumerate(solutions, 1):
             live.clear()
             yield solution
@@ -235,7 +242,7 @@ def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Bo
         return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=goal,
                      weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
                      on_iteration=print_iteration if args.verbose else None, on_progress=live.callback(),
-                     executor=executor)
+                     executor=executor, budget=args.budget)
 
 
 def _start_text(board: Board, args: argparse.Namespace, goal: Goal | Board) -> str:

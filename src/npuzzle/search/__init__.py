@@ -2,8 +2,9 @@
 ``registry``.
 
 ``idastar`` (optimal, memory-light), ``astar`` (optimal, or weighted with a proven bound),
-``bfs`` (whole state spaces; saved tables answer at once), ``realtime`` (any board size, not
-optimal: Parberry's algorithm and a greedy refinement).
+``bfs`` (whole state spaces; saved tables answer at once), ``beam`` (short answers within a
+time budget, with a proven lower bound), ``realtime`` (any board size, not optimal:
+Parberry's algorithm and a greedy refinement).
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from .registry import (
 if TYPE_CHECKING:
     from .split import Executor
 
-#: Boards above this many cells are solved in real time by ``method="auto"``.
+#: ``method="auto"`` solves boards of up to this many cells optimally (IDA*), ...
 AUTO_OPTIMAL_CELLS = 16
+#: ... boards of up to this many by the beam search within its time budget, larger ones in real time.
+AUTO_BEAM_CELLS = 400
 
 
 def solve(
@@ -51,25 +54,24 @@ def solve(
     pruning: str = "auto",
     on_progress: ProgressCallback | None = None,
     executor: Executor | None = None,
+    budget: float | None = None,
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
 
     ``method="auto"`` picks the best method for the board: a saved BFS distance table answers at
     once (see ``npuzzle stats bfs --save``); boards of up to 16 cells are solved optimally by
-    IDA*, larger ones in real time (not optimal; ask for ``idastar`` or ``astar`` explicitly).
+    IDA*, up to 400 by the beam search (the shortest answer it finds in ``budget`` CPU seconds,
+    default 1), larger ones in real time (ask for ``idastar`` or ``astar`` to get optimal ones).
     ``heuristic="auto"`` is the strongest lower bound available without a long build (see
     ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``
     is IDA*'s duplicate pruning (``auto``, ``parent`` or ``fsm``, see ``registry.PRUNING``).
-    ``on_progress(progress)`` is called a few times a second while IDA* or A* runs (bound, nodes,
-    wall and CPU seconds: ``limits.Progress``), for a live status. ``executor`` (a
-    ``split.Executor``: ``split.Pool`` or a Dask cluster's) runs IDA*'s subtrees on its workers.
-    Raises ``UnsolvableError`` (with the parity reason) before searching if the goal cannot be
-    reached.
-
-    ``goal`` is ``"standard"``, ``"blank-first"`` or a goal ``Board`` (any arrangement whose blank,
-    or the position's, is in a corner): that goal is solved by relabelling the tiles against the
-    standard goal (see ``search.relabel``), and the moves come back in the original tiles.
+    ``on_progress(progress)`` is called a few times a second while a search runs (bound, nodes,
+    wall and CPU seconds: ``limits.Progress``). ``executor`` (a ``split.Executor``) runs IDA*'s
+    subtrees on its workers. Raises ``UnsolvableError`` (with the parity reason) before searching
+    if the goal cannot be reached. ``goal`` is ``"standard"``, ``"blank-first"`` or a goal
+    ``Board`` (whose blank, or the position's, is in a corner), solved by relabelling the tiles
+    against the standard goal (see ``search.relabel``); the moves come back in the original tiles.
     """
     if isinstance(goal, Board):
         board.require_solvable(goal)
@@ -80,9 +82,10 @@ def solve(
             return solve_for_board(board, goal, lambda start: solve(
                 start, method=method, heuristic=heuristic, limit=limit, weight=weight,
                 realtime_method=realtime_method, on_iteration=on_iteration, pruning=pruning,
-                on_progress=on_progress, executor=executor))
+                on_progress=on_progress, executor=executor, budget=budget))
         goal = named
-    request = _request(method, heuristic, limit, goal, weight, realtime_method, on_iteration, pruning, on_progress)
+    request = _request(method, heuristic, limit, goal, weight, realtime_method, on_iteration, pruning, on_progress,
+                       budget)
     if executor is not None and executor.workers > 1:
         request = dataclasses.replace(request, executor=executor)
     board.require_solvable(goal)
@@ -101,7 +104,7 @@ def solve(
 
 def _request(
     method: str, heuristic: str, limit: Limit | None, goal: Goal, weight: float, realtime_method: str,
-    on_iteration: IterationCallback | None, pruning: str, on_progress: ProgressCallback | None,
+    on_iteration: IterationCallback | None, pruning: str, on_progress: ProgressCallback | None, budget: float | None,
 ) -> Request:
     """``solve``'s options checked once (the goal, the method's and the heuristic's names, ...)."""
     check_goal(goal)
@@ -111,14 +114,18 @@ def _request(
         from ..heuristics.registry import parse
 
         heuristic = parse(heuristic).name
+    if budget is not None:
+        from .beam import check_budget
+
+        budget = check_budget(budget)
     return Request(goal, heuristic, limit, weight, check_realtime_method(realtime_method),
-                   check_pruning(pruning), on_iteration, on_progress)
+                   check_pruning(pruning), on_iteration, on_progress, budget=budget)
 
 
 def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board = "standard") -> int:
     """The value of ``heuristic`` (``auto`` is the one ``solve`` would pick) for ``board`` and
     ``goal`` (a goal board is relabelled as ``solve`` does it)."""
-    from ..heuristics.registry import auto_heuristic, evaluate, parse
+    from ..heuristics.registry import auto_heuristic, parse
 
     if isinstance(goal, Board):
         board.is_goal(goal)  # the shapes agree
@@ -137,7 +144,9 @@ def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board =
             goal = named
     check_goal(goal)
     name = auto_heuristic(board.height, board.width, goal)[0] if heuristic == "auto" else parse(heuristic).name
-    return evaluate(board, goal, name)
+    from .quality import bound_value
+
+    return bound_value(board, goal, name)
 
 
 def _named_goal(goal: Board) -> Goal | None:
@@ -154,12 +163,16 @@ def _check_options(method: str, request: Request) -> None:
         raise InvalidBoardError("--weight applies to A* only: add --method astar")
     if request.pruning != "auto" and "pruning" not in registered(method).options:
         raise InvalidBoardError("--pruning applies to IDA* only: add --method idastar")
+    if request.budget is not None and "budget" not in registered(method).options:
+        raise InvalidBoardError("--budget applies to the beam search only: add --method beam (or leave --method auto)")
 
 
 def _auto_method(board: Board, request: Request) -> str:
     if request.weight != 1:
         return "astar"
-    return "idastar" if board.size <= AUTO_OPTIMAL_CELLS else "realtime"
+    if board.size <= AUTO_OPTIMAL_CELLS and request.budget is None:
+        return "idastar"
+    return "beam" if board.size <= AUTO_BEAM_CELLS else "realtime"
 
 
 @contextmanager
@@ -181,9 +194,10 @@ def compile_notice(callback: Callable[[], None]) -> Iterator[None]:
 
 def warmup() -> None:
     """Compile (or load from the cache) every search kernel."""
-    from . import astar, idastar, realtime
+    from . import astar, beam, idastar, realtime
 
     idastar.warmup(("manhattan", "lc", "wd+id"))
+    beam.warmup()
     astar.astar(Board(2, 2, (0, 3, 2, 1)))
     for m in REALTIME_METHODS:
         realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)

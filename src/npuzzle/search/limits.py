@@ -141,6 +141,19 @@ class Solution:
         return self.status == SOLVED
 
     @property
+    def ratio(self) -> float | None:
+        """The length over the proven lower bound, rounded to 4 places: at most how many times the
+        optimum the answer may be (1.0 when optimal; None when stopped or the bound is 0).
+
+        >>> from npuzzle import solve
+        >>> solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="lc").ratio
+        1.0
+        """
+        if self.length is None or self.lower_bound <= 0:
+            return None
+        return round(self.length / self.lower_bound, 4)
+
+    @property
     def initial_lower_bound(self) -> int:
         """The bound the search started from: IDA*'s first threshold, A*'s first bound; the
         length read off a distance table; the Manhattan distance in real time.
@@ -211,6 +224,7 @@ class Solution:
             "status": self.status,
             "initial_lower_bound": self.initial_lower_bound,
             "lower_bound": self.lower_bound,
+            "ratio": self.ratio,
             "method": self.method,
             "heuristic": self.heuristic,
             "stats": asdict(self.stats),

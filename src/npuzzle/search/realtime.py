@@ -29,6 +29,7 @@ each or packed four to a byte (move ``i`` in bits ``2*(i % 4)`` of byte ``i // 4
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ import numpy as np
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from .limits import TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, checked_solution, unfinished
+from .quality import proven_bound
 from .registry import Request, check_realtime_method
 
 #: Each method's number in the kernel.
@@ -296,14 +298,16 @@ def realtime_solve(
     stats = Stats(expanded=len(moves), generated=len(moves))
     clock.stamp(stats)
     note = f"{len(moves)} moves, Manhattan distance {board.manhattan(goal)}"
+    bound = proven_bound(board, goal)
     if board.size <= PY_REPLAY_CELLS:
-        return checked_solution(board, goal, moves, optimal=False, stats=stats, method=f"realtime-{method}",
-                                heuristic="none", note=note)
+        solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats,
+                                    method=f"realtime-{method}", heuristic="none", note=note)
+        return dataclasses.replace(solution, lower_bound=bound)
     dirs = directions_of(board, moves)
     replay_directions(board, dirs, goal=goal)
     letters = "".join(_LETTER_OF_BLANK_STEP[d] for d in dirs.tolist())
-    return Solution(board, goal, moves, letters, len(moves), False, "solved", 0, stats, f"realtime-{method}", "none",
-                    note)
+    return Solution(board, goal, moves, letters, len(moves), len(moves) == bound, "solved", bound, stats,
+                    f"realtime-{method}", "none", note)
 
 
 def realtime_report(

@@ -6,9 +6,9 @@ A search is one ``Method`` entry: its name, its solver (``"module:function"``, a
 Adding a search means writing its module (and kernel) and adding one entry to ``REGISTRY``.
 
 >>> sorted(REGISTRY)
-['astar', 'idastar', 'realtime']
+['astar', 'beam', 'idastar', 'realtime']
 >>> METHODS
-('auto', 'idastar', 'astar', 'realtime')
+('auto', 'idastar', 'astar', 'beam', 'realtime')
 >>> check_pruning("fsm")
 'fsm'
 """
@@ -36,6 +36,9 @@ IterationCallback = Callable[[Iteration, bool], None]
 #: strong bounds (walking and inversion distance, pattern databases) on boards of up to 36
 #: cells, else parent (always with manhattan and lc).
 PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
+#: The beam search's default time budget and the longest one accepted, in CPU seconds.
+DEFAULT_BUDGET = 1.0
+MAX_BUDGET = 3600.0
 #: The real-time methods, the default first: ``greedy`` (fewer moves) and ``parberry``.
 REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
 
@@ -55,6 +58,8 @@ class Request:
     on_progress: ProgressCallback | None = None
     #: A ``split.Executor`` with more than one worker: IDA* then runs its subtrees there.
     executor: Any = None
+    #: The beam search's time budget in CPU seconds (None: ``DEFAULT_BUDGET``).
+    budget: float | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,9 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            frozenset({"heuristic", "pruning", "on_iteration", "on_progress"})),
     Method("astar", "npuzzle.search.astar:solve_request", "optimal, or weighted with a proven bound",
            frozenset({"heuristic", "weight", "on_iteration", "on_progress"})),
+    Method("beam", "npuzzle.search.beam:solve_request",
+           "short answers within a time budget, with a proven lower bound (boards beyond 4x4)",
+           frozenset({"budget", "on_progress"})),
     Method("realtime", "npuzzle.search.realtime:solve_request",
            "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
            frozenset({"realtime_method"})),

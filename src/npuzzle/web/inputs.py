@@ -26,7 +26,7 @@ from ..search.limits import MAX_WEIGHT
 from .jobs import SolveRequest
 
 #: The methods and lower bounds the page may ask for.
-METHODS = ("auto", "idastar", "astar", "realtime")
+METHODS = ("auto", "idastar", "astar", "beam", "realtime")
 HEURISTICS = ("auto", "manhattan", "lc", "wd", "id", "wd+id")
 #: The lower bounds a check reports.
 CHECK_BOUNDS = ("manhattan", "lc")

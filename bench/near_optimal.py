@@ -1,0 +1,98 @@
+"""Benchmark the short answers beyond 4x4 (``npuzzle solve``'s default there: the beam search
+within its time budget) against the optimum where it is known and the Manhattan distance.
+
+Part 1: Korf & Felner's 50 24-puzzles (blank-first goal, optimal lengths published): mean length
+over the mean optimum, the worst ratio, CPU seconds per board. Part 2: random boards of the
+sizes given (``scramble --shape NxN --seed 1..K``, standard goal): length over Manhattan distance
+and CPU seconds per board. Part 3 (``--random5 N``): N uniformly random 5x5 boards (seed 1):
+mean length. Every answer is replayed and checked by ``solve``. Prints Markdown tables.
+
+    PYTHONPATH=src python bench/near_optimal.py --budget 1 --sizes 6 7 8 9 10 --seeds 5
+    PYTHONPATH=src python bench/near_optimal.py --budget 1 --random5 1000 --skip-korf --sizes
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+from npuzzle import Board, solve
+from npuzzle.instances import benchmark_set, scramble
+from npuzzle.search.beam import beam_solve
+
+
+def korf50(budget: float) -> None:
+    rows = benchmark_set("korf50")
+    total = optimal = 0
+    worst = 0.0
+    cpu = 0.0
+    for inst in rows:
+        t = time.process_time()
+        s = solve(inst.board, goal=inst.goal, budget=budget)
+        cpu += time.process_time() - t
+        assert s.length is not None
+        total += s.length
+        optimal += inst.optimal_length
+        worst = max(worst, s.length / inst.optimal_length)
+    print("| set | budget | mean length | mean optimum | ratio | worst ratio | CPU s / board |")
+    print("|---|---|---|---|---|---|---|")
+    print(f"| Korf & Felner 50 (5x5) | {budget:g} s | {total / len(rows):.2f} | {optimal / len(rows):.2f} | "
+          f"{total / optimal:.4f} | {worst:.3f} | {cpu / len(rows):.2f} |")
+
+
+def solve_all(boards: list[Board], budget: float) -> tuple[int, int, float]:
+    """Total length, total Manhattan distance and CPU seconds of the default answers."""
+    total = md = 0
+    cpu = 0.0
+    for board in boards:
+        t = time.process_time()
+        s = solve(board, budget=budget)
+        cpu += time.process_time() - t
+        assert s.length is not None
+        total += s.length
+        md += board.manhattan()
+    return total, md, cpu
+
+
+def sizes(budget: float, sides: list[int], seeds: int) -> None:
+    print("| board | budget | boards | mean length | mean Manhattan | length / MD | CPU s / board |")
+    print("|---|---|---|---|---|---|---|")
+    for n in sides:
+        boards = [scramble(n, n, 1, seed=seed)[0] for seed in range(1, seeds + 1)]
+        total, md, cpu = solve_all(boards, budget)
+        print(f"| {n}x{n} | {budget:g} s | {len(boards)} | {total / len(boards):.1f} | {md / len(boards):.1f} | "
+              f"{total / md:.3f} | {cpu / len(boards):.2f} |", flush=True)
+
+
+def random5(budget: float, count: int) -> None:
+    total, md, cpu = solve_all(scramble(5, 5, count, seed=1), budget)
+    print("| set | budget | boards | mean length | mean Manhattan | CPU s / board |")
+    print("|---|---|---|---|---|---|")
+    print(f"| random 5x5 (seed 1) | {budget:g} s | {count} | {total / count:.2f} | {md / count:.2f} | "
+          f"{cpu / count:.2f} |")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--budget", type=float, default=1.0, help="the beam search's budget (CPU seconds)")
+    p.add_argument("--sizes", type=int, nargs="*", default=[6, 7, 8, 9, 10], help="sides of the random boards")
+    p.add_argument("--seeds", type=int, default=5, help="random boards per size")
+    p.add_argument("--random5", type=int, default=0, help="also this many random 5x5 boards")
+    p.add_argument("--skip-korf", action="store_true", help="leave out Korf & Felner's 50")
+    args = p.parse_args()
+    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
+          f"{time.strftime('%Y-%m-%d %H:%M')}\n")
+    beam_solve(scramble(3, 3, 1, seed=1)[0], budget=0.1)  # loads the kernels
+    if not args.skip_korf:
+        korf50(args.budget)
+        print()
+    if args.sizes:
+        sizes(args.budget, args.sizes, args.seeds)
+        print()
+    if args.random5:
+        random5(args.budget, args.random5)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,295 @@
+"""Beam search: breadth-first by layers, keeping the ``width`` best children of each layer.
+
+Every layer holds boards at the same depth, so ranking them by an estimate alone ranks the
+paths through them. The key of a board is ``sum(weight[t] * distance of tile t)`` plus
+``lc_weight`` times its linear-conflict count; its goal is reached when every tile marked in
+``target`` is home. ``active`` marks the cells the blank may enter (a region of the board, the
+rest already solved). With ``prune``, a child whose admissible bound (Manhattan distance plus
+twice the conflicts) says it cannot end within ``max_depth`` moves is dropped: that is how a
+search looks only for answers shorter than the best one known.
+
+Children are generated with the parent's move undone skipped, and a child whose hash was seen
+in this or an earlier layer is skipped too. The hash is Zobrist's: the xor of
+``zobrist[tile * n + cell]`` over the tiles and the blank. A caller that zeroes the keys of some
+tiles makes boards that differ only in those tiles one: a search for a few tiles' goal then
+keeps one board per placement of the tiles it cares about, instead of filling its beam with
+boards that differ only in the others. The ``width`` best children by key are kept, taken in
+key order (a counting sort), the first of each hash.
+
+The seen-set is two open-addressing tables used in turn: when the one being filled is half
+full, the older one is cleared and takes its place. So memory stays bounded, and a board is
+remembered for at least the last half table's worth of layers (older repeats only cost work,
+never correctness: the caller replays every path).
+
+Each kept board records its parent and the blank's step, so the path is read back from the
+layer where the goal was reached.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bounds import must_leave
+from .jit import njit
+
+FOUND, EXHAUSTED, NODE_CAP = 0, 1, 2
+
+
+@njit(inline=True)
+def _find(table, mask, key):
+    """The slot of ``key`` in ``table`` if present, else minus one minus the free slot it would take."""
+    slot = key & mask
+    while table[slot] != 0:
+        if table[slot] == key:
+            return np.int64(slot)
+        slot = (slot + np.uint64(1)) & mask
+    return -1 - np.int64(slot)
+
+
+@njit(inline=True)
+def _line_conflicts(board, goal_row, goal_col, width, height, line, is_row, seq, lis):
+    """The conflicts of one row (``is_row``) or column: its tiles whose goal is on it, less the
+    longest increasing run of their goal places (``bounds.line_conflicts``, without divisions)."""
+    count = 0
+    if is_row:
+        base = line * width
+        for i in range(width):
+            t = board[base + i]
+            if t != 0 and goal_row[t] == line:
+                seq[count] = goal_col[t]
+                count += 1
+    else:
+        for i in range(height):
+            t = board[i * width + line]
+            if t != 0 and goal_col[t] == line:
+                seq[count] = goal_row[t]
+                count += 1
+    if count <= 1:
+        return 0
+    return must_leave(seq, count, lis)
+
+
+@njit
+def beam_search(start, home, md, nbr, height, width, active, weight, target, zobrist, lc_weight, prune,
+                beam_width, max_depth, table_bits, node_cap, path, stats):
+    """Search from ``start`` (the tile on each cell) for a board with every ``target`` tile home
+    (``home``: goal cell of each tile; ``md[cell * n + tile]``; ``nbr[cell * 4 + step]``). Writes
+    the blank's steps into ``path`` and returns ``(status, length)``: ``FOUND`` with a path of at
+    most ``max_depth`` moves, ``EXHAUSTED`` if no kept board reached the goal within
+    ``max_depth`` moves, ``NODE_CAP`` once ``node_cap`` children were generated.
+    ``stats``: children generated, boards expanded, deepest layer."""
+    n = height * width
+    side = max(height, width)
+    goal_row = home // width
+    goal_col = home % width
+    cell_row = np.arange(n) // width
+    cell_col = np.arange(n) % width
+    seq = np.empty(side, np.int64)
+    lis = np.empty(side, np.int64)
+    cur = np.empty((beam_width, n), np.uint16)
+    nxt = np.empty((beam_width, n), np.uint16)
+    cur_blank = np.empty(beam_width, np.int64)
+    nxt_blank = np.empty(beam_width, np.int64)
+    cur_md = np.empty(beam_width, np.int64)  # Manhattan distance (for the bound)
+    nxt_md = np.empty(beam_width, np.int64)
+    cur_lc = np.empty(beam_width, np.int64)  # conflicts
+    nxt_lc = np.empty(beam_width, np.int64)
+    cur_lines = np.empty((beam_width, height + width), np.int8)  # each row's, then each column's conflicts
+    nxt_lines = np.empty((beam_width, height + width), np.int8)
+    cur_wd = np.empty(beam_width, np.int64)  # weighted distance (for the key)
+    nxt_wd = np.empty(beam_width, np.int64)
+    cur_left = np.empty(beam_width, np.int64)  # distance of the target tiles (0: goal)
+    nxt_left = np.empty(beam_width, np.int64)
+    cur_z = np.empty(beam_width, np.uint64)
+    nxt_z = np.empty(beam_width, np.uint64)
+    cur_last = np.empty(beam_width, np.int64)
+    nxt_last = np.empty(beam_width, np.int64)
+    parent = np.empty((max_depth + 1, beam_width), np.int32)
+    step = np.empty((max_depth + 1, beam_width), np.int8)
+    cands = 3 * beam_width + 4
+    c_parent = np.empty(cands, np.int64)
+    c_step = np.empty(cands, np.int64)
+    c_md = np.empty(cands, np.int64)
+    c_lc = np.empty(cands, np.int64)
+    c_wd = np.empty(cands, np.int64)
+    c_left = np.empty(cands, np.int64)
+    c_z = np.empty(cands, np.uint64)
+    c_key = np.empty(cands, np.int64)
+    c_lines = np.empty((cands, 4), np.int64)  # two lines whose conflicts changed, and their new counts
+    order = np.empty(cands, np.int64)
+    size = np.int64(1) << table_bits
+    mask = np.uint64(size - 1)
+    filling = np.zeros(size, np.uint64)
+    older = np.zeros(size, np.uint64)
+    in_filling = 0
+
+    z = np.uint64(0)
+    total = 0
+    weighted = 0
+    left = 0
+    for c in range(n):
+        t = start[c]
+        cur[0, c] = t
+        z ^= zobrist[t * n + c]
+        if t == 0:
+            cur_blank[0] = c
+        else:
+            d = md[c * n + t]
+            total += d
+            weighted += weight[t] * d
+            if target[t]:
+                left += d
+    if left == 0:
+        return FOUND, 0
+    use_lc = prune or lc_weight > 0  # else the conflicts are neither ranked by nor bounded with
+    cur_md[0] = total
+    conflicts = 0
+    for line in range(height + width):
+        here = _line_conflicts(start, goal_row, goal_col, width, height, line if line < height else line - height,
+                               line < height, seq, lis) if use_lc else 0
+        cur_lines[0, line] = here
+        conflicts += here
+    cur_lc[0] = conflicts
+    cur_wd[0] = weighted
+    cur_left[0] = left
+    cur_z[0] = z
+    cur_last[0] = -1
+    filling[-1 - _find(filling, mask, z)] = z
+    in_filling = 1
+    count = 1
+    generated = 0
+    for depth in range(1, max_depth + 1):
+        stats[2] = depth
+        found = -1
+        m = 0
+        top = 0
+        bottom = np.int64(1) << 62
+        for i in range(count):
+            b = cur_blank[i]
+            row = cur[i]
+            stats[1] += 1
+            for d in range(4):
+                q = nbr[b * 4 + d]
+                if q < 0 or cur_last[i] == 3 - d or not active[q]:
+                    continue
+                t = row[q]
+                change = md[b * n + t] - md[q * n + t]
+                generated += 1
+                child_left = cur_left[i] + change if target[t] else cur_left[i]
+                if child_left == 0:
+                    found = i * 4 + d
+                    break
+                child_md = cur_md[i] + change
+                child_lc = cur_lc[i]
+                across = d == 1 or d == 2  # the tile changes column: only those two columns change, else two rows
+                la = cell_col[b] if across else cell_row[b]
+                lb = cell_col[q] if across else cell_row[q]
+                goal_line = goal_col[t] if across else goal_row[t]
+                changed = use_lc and (goal_line == la or goal_line == lb)
+                va = 0
+                vb = 0
+                if changed:
+                    row[b] = t
+                    row[q] = 0
+                    va = _line_conflicts(row, goal_row, goal_col, width, height, la, not across, seq, lis)
+                    vb = _line_conflicts(row, goal_row, goal_col, width, height, lb, not across, seq, lis)
+                    row[q] = t
+                    row[b] = 0
+                    if across:
+                        la += height
+                        lb += height
+                    child_lc += va + vb - cur_lines[i, la] - cur_lines[i, lb]
+                if prune and depth + child_md + 2 * child_lc > max_depth:
+                    continue
+                child_z = cur_z[i] ^ zobrist[t * n + q] ^ zobrist[t * n + b] ^ zobrist[q] ^ zobrist[b]
+                if _find(filling, mask, child_z) >= 0 or _find(older, mask, child_z) >= 0:
+                    continue
+                child_wd = cur_wd[i] + weight[t] * change
+                c_parent[m] = i
+                c_step[m] = d
+                c_md[m] = child_md
+                c_lc[m] = child_lc
+                c_wd[m] = child_wd
+                c_left[m] = child_left
+                c_z[m] = child_z
+                c_lines[m, 0] = la if changed else -1
+                c_lines[m, 1] = lb
+                c_lines[m, 2] = va
+                c_lines[m, 3] = vb
+                key = child_wd + lc_weight * child_lc
+                c_key[m] = key
+                if key > top:
+                    top = key
+                if key < bottom:
+                    bottom = key
+                m += 1
+            if found >= 0:
+                break
+        stats[0] = generated
+        if found >= 0:
+            path[depth - 1] = found % 4
+            i = found // 4
+            for level in range(depth - 1, 0, -1):
+                path[level - 1] = step[level, i]
+                i = parent[level, i]
+            return FOUND, depth
+        if m == 0:
+            return EXHAUSTED, 0
+        if generated >= node_cap:
+            return NODE_CAP, 0
+        start_of = np.zeros(top - bottom + 2, np.int64)  # counting sort of the children by key
+        for j in range(m):
+            start_of[c_key[j] - bottom + 1] += 1
+        for key in range(top - bottom + 1):
+            start_of[key + 1] += start_of[key]
+        for j in range(m):
+            order[start_of[c_key[j] - bottom]] = j
+            start_of[c_key[j] - bottom] += 1
+        k = 0
+        for o in range(m):
+            if k == beam_width:
+                break
+            j = order[o]
+            slot = _find(filling, mask, c_z[j])
+            if slot >= 0:  # a better child of another parent reached it first
+                continue
+            filling[-1 - slot] = c_z[j]
+            in_filling += 1
+            i = c_parent[j]
+            d = c_step[j]
+            b = cur_blank[i]
+            q = nbr[b * 4 + d]
+            for c in range(n):
+                nxt[k, c] = cur[i, c]
+            nxt[k, b] = cur[i, q]
+            nxt[k, q] = 0
+            nxt_blank[k] = q
+            nxt_md[k] = c_md[j]
+            nxt_lc[k] = c_lc[j]
+            for line in range(height + width):
+                nxt_lines[k, line] = cur_lines[i, line]
+            if c_lines[j, 0] >= 0:
+                nxt_lines[k, c_lines[j, 0]] = c_lines[j, 2]
+                nxt_lines[k, c_lines[j, 1]] = c_lines[j, 3]
+            nxt_wd[k] = c_wd[j]
+            nxt_left[k] = c_left[j]
+            nxt_z[k] = c_z[j]
+            nxt_last[k] = d
+            parent[depth, k] = i
+            step[depth, k] = d
+            k += 1
+        count = k
+        cur, nxt = nxt, cur
+        cur_blank, nxt_blank = nxt_blank, cur_blank
+        cur_md, nxt_md = nxt_md, cur_md
+        cur_lc, nxt_lc = nxt_lc, cur_lc
+        cur_lines, nxt_lines = nxt_lines, cur_lines
+        cur_wd, nxt_wd = nxt_wd, cur_wd
+        cur_left, nxt_left = nxt_left, cur_left
+        cur_z, nxt_z = nxt_z, cur_z
+        cur_last, nxt_last = nxt_last, cur_last
+        if 2 * in_filling > size:
+            older, filling = filling, older
+            filling[:] = 0
+            in_filling = 0
+    return EXHAUSTED, 0

@@ -1,0 +1,283 @@
+"""Short answers for boards too large to solve optimally: an anytime beam search with a time budget.
+
+An answer is ready at once: the real-time solver's (``search.realtime``, greedy). Then rounds
+of beam search (``_kernels.beam``) look for shorter ones, each wider than the last, while the
+budget lasts; the best answer found is returned, replayed and checked.
+
+A round on a board of at most ``FINAL_SIDE`` x ``FINAL_SIDE`` (5x5, 3x5, ...) is one beam over
+the whole board, ranked by Manhattan distance plus ``LC_WEIGHT`` times the linear conflicts, and
+pruned by the admissible bound against the best answer so far. A larger board is reduced first,
+as Parberry's algorithm does, but each step is searched (``plan``): while the unsolved region is
+larger than ``REDUCED_SIDE`` x ``REDUCED_SIDE``, its frame (first row and first column, while it
+is square) or its first row or column (while it is taller or wider) is put in place by a beam
+whose goal is that line's tiles, ranked by their distance times ``LINE_WEIGHT`` plus the other
+tiles' distance and the conflicts (so a line is built without scattering the rest), and whose
+boards count as one when the line's tiles and the blank are on the same cells (so the beam holds
+different placements of the line, not the same one with the rest shuffled). The blank never
+leaves the region, so the lines already built stay. The last region is solved as a small board.
+
+The widths grow with the budget: each round is twice as wide as the last while the next fits,
+and a last one as wide as the rest of the budget allows. So more budget gives a shorter answer,
+and a round that would overrun the budget is stopped by a node cap (the time left times the
+speed measured so far). The kernels are loaded before the budget's clock starts.
+
+Every answer carries a proven lower bound (``search.quality.proven_bound``: linear conflict, or
+the strongest bound whose tables are built) and is called optimal only when its length equals
+that bound.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ..board import Board, Goal
+from ..errors import InvalidBoardError
+from ..geometry import geometry, tiles_from_directions
+from .limits import Clock, Limit, Progress, ProgressCallback, Solution, Stats, checked_solution
+from .quality import proven_bound
+from .registry import DEFAULT_BUDGET, MAX_BUDGET, Request
+
+#: Boards of at most this side are solved as a whole (Korf & Felner's 24-puzzles: within 10% of
+#: the optimum in a second, ``docs/benchmarks.md``) ...
+FINAL_SIDE = 5
+#: ... larger ones are reduced line by line to a region of at most this side (4 gives shorter
+#: answers than 5 or 3 on 6x6 to 10x10 boards in the same time: the 4x4 is solved nearly
+#: optimally by a narrow beam, so the budget goes to the lines).
+REDUCED_SIDE = 4
+#: The whole-board key's weight on linear conflict (the admissible bound's is 2).
+LC_WEIGHT = 3
+#: A line's tiles count this many times the others in the key of the beam that builds it.
+LINE_WEIGHT = 3
+#: The line beams' key weight on linear conflict.
+LINE_LC_WEIGHT = 2
+#: Beam width of the first round; a reduced board's last region gets a beam ``FINAL_FACTOR`` wider.
+FIRST_WIDTH = 32
+FINAL_FACTOR = 2
+#: Widest line beam.
+MAX_WIDTH = 1 << 20
+#: Memory a beam's arrays may take, in bytes.
+MAX_MEMORY = 1536 << 20
+#: Largest board the beam search takes.
+MAX_CELLS = 1024
+#: Longest line beam: a line's tiles are placed in far fewer moves (a guard, not a limit).
+LINE_DEPTH = 4000
+
+
+@dataclasses.dataclass
+class _Run:
+    """The rounds so far: the best answer (blank steps on the standard-goal board) and the counts."""
+
+    directions: np.ndarray
+    generated: int = 0
+    expanded: int = 0
+    seconds: float = 0.0  # CPU time in the kernel
+    widths: list[int] = dataclasses.field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        """Children generated per CPU second so far (0 before the first beam)."""
+        return self.generated / self.seconds if self.seconds > 0 else 0.0
+
+    def measure(self, generated: int, expanded: int, seconds: float) -> None:
+        self.generated += generated
+        self.expanded += expanded
+        self.seconds += seconds
+
+
+def solve_request(board: Board, request: Request) -> Solution:
+    """``beam_solve`` for a ``search.solve`` request."""
+    if not isinstance(request.goal, str):
+        raise InvalidBoardError("internal error: the beam search takes a named goal")
+    return beam_solve(board, goal=request.goal, budget=request.budget or DEFAULT_BUDGET, limit=request.limit,
+                      on_progress=request.on_progress)
+
+
+def check_budget(budget: float) -> float:
+    """``budget`` if it is a number of seconds above 0 and at most ``MAX_BUDGET``."""
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0 < budget <= MAX_BUDGET:
+        raise InvalidBoardError(f"budget {budget!r}: give more than 0 and at most {MAX_BUDGET:.0f} seconds")
+    return float(budget)
+
+
+def beam_solve(board: Board, *, goal: Goal = "standard", budget: float = DEFAULT_BUDGET, limit: Limit | None = None,
+               on_progress: ProgressCallback | None = None) -> Solution:
+    """The shortest answer found within ``budget`` CPU seconds (``limit.timeout``, if shorter,
+    bounds it too), replayed and checked; ``lower_bound`` is proven, ``optimal`` only when the
+    length equals it.
+
+    >>> s = beam_solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), budget=0.5)
+    >>> s.length >= 31 and s.board.apply(s.moves).is_goal()
+    True
+    """
+    from .realtime import realtime_array
+
+    budget = check_budget(budget)
+    _load_kernel()
+    if board.size > MAX_CELLS:
+        raise InvalidBoardError(f"the beam search takes boards of at most {MAX_CELLS} cells; "
+                                f"a {board.height}x{board.width} board is solved in real time (--method realtime)")
+    board.require_solvable(goal)
+    clock = Clock(limit or Limit())
+    deadline = budget if limit is None or limit.timeout is None else min(budget, limit.timeout)
+    bound = proven_bound(board, goal)
+    work = board.converted() if goal == "blank-first" else board  # the same board for the standard goal
+    run = _Run(realtime_array(work, method="greedy"))
+    width = FIRST_WIDTH
+    while len(run.directions) > bound and width <= MAX_WIDTH:
+        started = clock.cpu()
+        finished = _round(work, width, run, lambda: deadline - clock.cpu())
+        if on_progress is not None:
+            on_progress(Progress(bound, run.generated, clock.wall(), clock.cpu()))
+        per_width = max(clock.cpu() - started, 1e-6) / width
+        left = deadline - clock.cpu()
+        if not finished or left < 1.1 * per_width * 2 * width:  # twice as wide would not fit: the widest that does
+            wider = int(left / (1.15 * per_width))
+            if not finished or wider <= width:
+                break
+            width = wider
+        else:
+            width *= 2
+    stats = Stats(expanded=run.expanded, generated=run.generated)
+    clock.stamp(stats)
+    dirs = 3 - run.directions if goal == "blank-first" else run.directions
+    moves = tiles_from_directions(board, dirs.tolist())
+    widths = ", ".join(f"{w:,}" for w in run.widths) or "none"
+    note = f"beam widths {widths}"
+    solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats, method="beam",
+                                heuristic="lc", note=note)
+    return dataclasses.replace(solution, lower_bound=bound)
+
+
+def plan(height: int, width: int) -> tuple[list[list[int]], tuple[int, int]]:
+    """The lines a board is reduced by (each the goal cells of its tiles, in order: a frame is a
+    row and a column together) and the top-left corner of the region left, solved as a whole.
+
+    >>> plan(7, 6)
+    ([[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11, 12, 18, 24, 30, 36], [13, 14, 15, 16, 17, 19, 25, 31, 37]], (3, 2))
+    >>> plan(5, 5), plan(3, 5)
+    (([], (0, 0)), ([], (0, 0)))
+    """
+    lines = []
+    top = left = 0
+    side = FINAL_SIDE if height <= FINAL_SIDE and width <= FINAL_SIDE else REDUCED_SIDE
+    while height - top > side or width - left > side:
+        if height - top == width - left:
+            row = [top * width + c for c in range(left, width)]
+            lines.append(row + [r * width + left for r in range(top + 1, height)])
+            top += 1
+            left += 1
+        elif height - top >= width - left:
+            lines.append([top * width + c for c in range(left, width)])
+            top += 1
+        else:
+            lines.append([r * width + left for r in range(top, height)])
+            left += 1
+    return lines, (top, left)
+
+
+def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]) -> bool:
+    """One round with line beams of ``width`` (the last region's beam ``FINAL_FACTOR`` wider);
+    the answer replaces ``run``'s if shorter. False if it stopped short: out of time (each beam
+    gets a node cap from the time left and the speed measured so far), or a line's beam that
+    found nothing."""
+    from .._kernels.beam import FOUND, NODE_CAP, beam_search
+
+    h, w, n = work.height, work.width, work.size
+    g = geometry(h, w, "standard")
+    zobrist = np.random.default_rng(n).integers(1, 1 << 63, size=n * n, dtype=np.int64).astype(np.uint64)
+    tiles = np.array(work.tiles, np.int64)
+    lines, _ = plan(h, w)
+    active = np.ones(n, np.uint8)
+    steps: list[np.ndarray] = []
+    for k, line in enumerate([*lines, []]):
+        final = k == len(lines)
+        target = np.ones(n, np.uint8)
+        weights = np.ones(n, np.int64)
+        keys = zobrist
+        if final:
+            beam, lc_weight = min(MAX_WIDTH * FINAL_FACTOR, width * (FINAL_FACTOR if lines else 1)), LC_WEIGHT
+            max_depth = len(run.directions) - 1 - sum(len(s) for s in steps)
+        else:
+            beam, lc_weight, max_depth = width, LINE_LC_WEIGHT, LINE_DEPTH
+            target[:] = 0
+            target[np.asarray(line) + 1] = 1  # the tiles whose goal cells the line holds
+            weights[target == 1] = LINE_WEIGHT
+            keys = zobrist.reshape(n, n) * (target | (np.arange(n) == 0)).astype(np.uint64)[:, None]
+            keys = keys.reshape(-1)
+        if max_depth <= 0:  # the lines alone are as long as the best answer
+            run.widths.append(width)
+            return True
+        beam = min(beam, _widest(n, max_depth))
+        path = np.zeros(max_depth + 1, np.int8)
+        stats = np.zeros(3, np.int64)
+        bits = max(12, (16 * beam - 1).bit_length())
+        time_left = seconds_left()
+        if time_left <= 0:
+            return False
+        cap = int(time_left * run.rate) if run.rate else 1 << 62
+        started = time.process_time()
+        status, length = beam_search(tiles, g.home, g.md, g.nbr, h, w, active, weights, target, keys, lc_weight,
+                                     final, beam, max_depth, bits, cap, path, stats)
+        run.measure(int(stats[0]), int(stats[1]), time.process_time() - started)
+        if status == NODE_CAP:
+            return False
+        if status != FOUND:  # the last region: nothing shorter through these lines; a line: stop
+            if final:
+                run.widths.append(width)
+            return final
+        steps.append(path[:length].astype(np.uint8))
+        tiles = _played(tiles, w, steps[-1])
+        if not final:
+            for c in line:
+                active[c] = 0
+    run.widths.append(width)
+    found = np.concatenate(steps) if steps else np.zeros(0, np.uint8)
+    if len(found) < len(run.directions):
+        run.directions = found
+    return True
+
+
+def _played(tiles: np.ndarray, width: int, steps: np.ndarray) -> np.ndarray:
+    """``tiles`` after the blank's ``steps``."""
+    tiles = tiles.copy()
+    blank = int(np.flatnonzero(tiles == 0)[0])
+    offsets = (-width, -1, 1, width)
+    for d in steps.tolist():
+        q = blank + offsets[d]
+        tiles[blank], tiles[q] = tiles[q], 0
+        blank = q
+    return tiles
+
+
+def _widest(cells: int, depth: int) -> int:
+    """The widest beam whose arrays fit ``MAX_MEMORY`` for ``cells`` cells and ``depth`` layers:
+    5 bytes per board per layer for the path, two layers of boards, the children and the
+    seen-tables."""
+    per_width = 5 * (depth + 1) + 4 * cells + 3 * 72 + 2 * 8 * 16 + 64
+    return max(16, MAX_MEMORY // per_width)
+
+
+def _load_kernel() -> None:
+    """Compile the kernels the search uses, or load them from numba's cache, before the budget's
+    clock starts: the budget is spent searching, and the first round measures the search's
+    speed, not the loading."""
+    from .._kernels.beam import beam_search
+    from .realtime import realtime_array
+
+    tiny = Board(2, 2, (3, 1, 2, 0))
+    proven_bound(tiny)
+    realtime_array(tiny, method="greedy")
+    g = geometry(2, 2, "standard")
+    ones = np.ones(4, np.uint8)
+    beam_search(np.array([1, 2, 0, 3]), g.home, g.md, g.nbr, 2, 2, ones, np.ones(4, np.int64), ones,
+                np.arange(1, 17, dtype=np.uint64), 3, True, 4, 2, 12, 1 << 20, np.zeros(3, np.int8),
+                np.zeros(3, np.int64))
+
+
+def warmup() -> None:
+    """Compile (or load from the cache) the beam kernel."""
+    beam_solve(Board(2, 3, (4, 1, 2, 5, 0, 3)), budget=0.1)

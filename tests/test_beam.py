@@ -1,0 +1,214 @@
+"""The beam search: short answers beyond 4x4 within a time budget, each with a proven lower bound."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from test_astar import bfs_distances, clear_table_caches
+
+from npuzzle import Board, solve
+from npuzzle.cli import main
+from npuzzle.errors import InvalidBoardError
+from npuzzle.geometry import geometry
+from npuzzle.instances import benchmark_set, scramble
+from npuzzle.search import AUTO_BEAM_CELLS
+from npuzzle.search.beam import _round, _Run, beam_solve, plan
+from npuzzle.search.quality import proven_bound
+from npuzzle.search.realtime import realtime_array
+
+SMALL_SHAPES = [(2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize("shape", SMALL_SHAPES)
+@pytest.mark.parametrize("goal", ["standard", "blank-first"])
+def test_answers_are_solutions_no_shorter_than_bfs_and_bounds_are_proven(shape, goal):
+    """On every position sampled from small boards: the answer solves it, is no shorter than the
+    BFS optimum, its lower bound is at most the optimum, and "optimal" means length == optimum."""
+    dist = bfs_distances(*shape, goal)
+    rng = random.Random(f"{shape}{goal}")
+    states = rng.sample(sorted(dist), 40)
+    optimal_found = 0
+    for tiles in states:
+        board = Board(*shape, tiles)
+        s = beam_solve(board, goal=goal, budget=0.2)
+        assert s.solved and s.method == "beam"
+        assert board.apply(s.moves).is_goal(goal)
+        assert s.length is not None and s.length >= dist[tiles]
+        assert s.lower_bound == proven_bound(board, goal) <= dist[tiles]
+        assert s.optimal == (s.length == s.lower_bound)
+        if s.optimal:
+            assert s.length == dist[tiles]
+        optimal_found += s.length == dist[tiles]
+    assert optimal_found >= 30  # beams of a few thousand boards cover these spaces almost entirely
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (5, 5), (6, 6), (4, 7), (7, 4), (2, 9), (9, 2)])
+def test_larger_boards_get_a_checked_answer_no_longer_than_real_time(shape):
+    for seed in (1, 2):
+        board = scramble(*shape, 1, seed=seed)[0]
+        s = beam_solve(board, budget=0.3)
+        greedy = len(realtime_array(board, method="greedy"))
+        assert s.solved and board.apply(s.moves).is_goal()
+        assert s.length is not None and s.lower_bound <= s.length <= greedy
+        assert s.lower_bound == proven_bound(board) >= board.manhattan()
+        assert s.ratio == round(s.length / s.lower_bound, 4)
+
+
+def test_blank_first_goal_on_a_large_board():
+    board = scramble(6, 6, 1, seed=3, goal="blank-first")[0]
+    s = beam_solve(board, goal="blank-first", budget=0.3)
+    assert board.apply(s.moves).is_goal("blank-first")
+    assert s.length is not None and s.length <= len(realtime_array(board, goal="blank-first", method="greedy"))
+
+
+def test_korf_felner_24_puzzles_get_within_a_fifth_of_the_optimum():
+    """Published optima bound the answers from below; with a small budget the answers stay
+    close (the default budget's figures are in docs/benchmarks.md)."""
+    for inst in benchmark_set("korf50", ids=[1, 2, 3]):
+        s = solve(inst.board, goal=inst.goal, budget=0.5)
+        assert s.method == "beam" and s.length is not None
+        assert inst.optimal_length <= s.length <= 1.2 * inst.optimal_length
+        assert s.lower_bound <= inst.optimal_length
+
+
+def test_a_wider_round_is_still_a_solution_and_replaces_only_a_longer_answer():
+    board = scramble(8, 8, 1, seed=4)[0]
+    run = _Run(realtime_array(board, method="greedy"))
+    lengths = [len(run.directions)]
+    for width in (16, 64, 256):
+        assert _round(board, width, run, lambda: 1e9)
+        lengths.append(len(run.directions))
+        moves = board.apply(_tiles(board, run.directions))
+        assert moves.is_goal()
+    assert lengths == sorted(lengths, reverse=True) and lengths[-1] < lengths[0]
+    assert run.widths == [16, 64, 256]
+
+
+def _tiles(board: Board, directions: np.ndarray) -> tuple[int, ...]:
+    from npuzzle.geometry import tiles_from_directions
+
+    return tiles_from_directions(board, directions.tolist())
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (7, 5), (5, 8), (10, 3), (3, 10)])
+def test_the_plan_reduces_every_shape_line_by_line_to_a_small_region(shape):
+    h, w = shape
+    lines, (top, left) = plan(h, w)
+    covered = sorted(c for line in lines for c in line)
+    region = [r * w + c for r in range(top, h) for c in range(left, w)]
+    assert sorted(covered + region) == list(range(h * w))  # every cell once: a line or the last region
+    assert h - top <= 5 and w - left <= 5
+
+
+def test_the_kernel_reaches_a_lines_goal_without_leaving_its_region():
+    """A line beam ends with its tiles home, and never moves a tile outside the region."""
+    from npuzzle._kernels.beam import FOUND, beam_search
+
+    board = scramble(6, 6, 1, seed=5)[0]
+    g = geometry(6, 6, "standard")
+    n = 36
+    active = np.ones(n, np.uint8)
+    target = np.zeros(n, np.uint8)
+    target[1:7] = 1  # the first row's tiles
+    weights = np.where(target == 1, 3, 1).astype(np.int64)
+    # boards that differ only in the other tiles count as one, as the search keys them
+    keys = np.random.default_rng(1).integers(1, 1 << 62, size=(n, n)).astype(np.uint64)
+    keys[(target == 0) & (np.arange(n) != 0)] = 0
+    keys = keys.reshape(-1)
+    path = np.zeros(2000, np.int8)
+    stats = np.zeros(3, np.int64)
+    status, length = beam_search(np.array(board.tiles, np.int64), g.home, g.md, g.nbr, 6, 6, active, weights, target,
+                                 keys, 2, False, 256, 1999, 14, 1 << 40, path, stats)
+    assert status == FOUND and length > 0 and stats[0] > 0
+    after = board.apply(_tiles(board, path[:length].astype(np.uint8)))
+    assert after.tiles[:6] == (1, 2, 3, 4, 5, 6)
+    # the next beam keeps the first row: the blank never enters it
+    active[:6] = 0
+    target[:] = 0
+    target[[7, 13, 19, 25, 31]] = 1  # the first column's other tiles
+    keys = np.random.default_rng(2).integers(1, 1 << 62, size=(n, n)).astype(np.uint64)
+    keys[(target == 0) & (np.arange(n) != 0)] = 0
+    keys = keys.reshape(-1)
+    status, length = beam_search(np.array(after.tiles, np.int64), g.home, g.md, g.nbr, 6, 6, active, weights, target,
+                                 keys, 2, False, 256, 1999, 14, 1 << 40, path, stats)
+    assert status == FOUND
+    final = after.apply(_tiles(after, path[:length].astype(np.uint8)))
+    assert final.tiles[:6] == (1, 2, 3, 4, 5, 6)
+    assert [final.tiles[c] for c in (6, 12, 18, 24, 30)] == [7, 13, 19, 25, 31]
+
+
+def test_auto_uses_the_beam_beyond_4x4_and_real_time_beyond_its_size():
+    assert solve(scramble(5, 5, 1, seed=1)[0], budget=0.2).method == "beam"
+    assert solve(scramble(3, 6, 1, seed=1)[0], budget=0.2).method == "beam"
+    big = scramble(21, 21, 1, seed=1)[0]
+    assert big.size > AUTO_BEAM_CELLS and solve(big).method == "realtime-greedy"
+    assert solve(scramble(4, 4, 1, seed=1)[0]).optimal  # 4x4 stays optimal
+    assert solve(scramble(4, 4, 1, seed=1)[0], budget=0.2).method == "beam"  # a budget asks for the beam
+
+
+def test_budget_is_refused_out_of_range_and_with_a_method_that_has_none():
+    board = scramble(5, 5, 1, seed=1)[0]
+    for bad in (0, -1, 3601, float("nan"), True):
+        with pytest.raises(InvalidBoardError, match="budget"):
+            solve(board, budget=bad)
+    with pytest.raises(InvalidBoardError, match="--budget applies to the beam search"):
+        solve(board, method="idastar", budget=1)
+    with pytest.raises(InvalidBoardError, match="at most 1024 cells"):
+        beam_solve(scramble(33, 32, 1, seed=1)[0])
+
+
+def test_the_command_line_states_the_bound_and_the_ratio(capsys):
+    position = "/".join(" ".join(map(str, row)) for row in np.array(scramble(6, 6, 1, seed=2)[0].tiles).reshape(6, 6))
+    status, out, err = run(capsys, "solve", position, "--budget", "0.3")
+    assert status == 0, err
+    line = next(ln for ln in out.splitlines() if ln.startswith("Solution:"))
+    assert "not proven optimal: lower bound " in line and "(ratio " in line and "(beam, lc;" in line
+    status, out, err = run(capsys, "solve", position, "--budget", "0.3", "--json")
+    record = json.loads(out)
+    assert record["method"] == "beam" and record["lower_bound"] > 0
+    assert record["ratio"] == round(record["length"] / record["lower_bound"], 4) > 1
+
+
+@pytest.mark.parametrize("value,message", [("0", "must be positive"), ("abc", "is not a number"),
+                                           ("7200", "at most 3600 seconds"), ("inf", "finite")])
+def test_bad_budgets_are_usage_errors(capsys, value, message):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "1 2 3/4 5 6/7 0 8", "--budget", value])
+    assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_budget_with_idastar_is_one_line_not_a_traceback(capsys):
+    status, out, err = run(capsys, "solve", "1 2 3/4 5 6/7 0 8", "--method", "idastar", "--budget", "1")
+    assert status == 1 and "--budget applies to the beam search" in err and "Traceback" not in err
+
+
+def test_a_table_built_for_the_other_goal_gives_the_bound_on_the_turned_board(tmp_path, monkeypatch):
+    """With a 3x3 pattern database built for the standard goal only, a blank-first answer's
+    bound reads it on the board turned 180 degrees, as IDA* does (it used to raise)."""
+    from npuzzle import lower_bound
+    from npuzzle.heuristics import pattern_db
+    from npuzzle.heuristics.registry import auto_heuristic
+
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
+    clear_table_caches()
+    try:
+        pattern_db.build("4-4", 3, 3, "standard", progress=False)
+        assert auto_heuristic(3, 3, "blank-first")[0] == "pdb:4-4+wd"
+        board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 1, 0))
+        turned = board.converted()
+        expected = lower_bound(turned, "pdb:4-4+wd")
+        assert lower_bound(board, "auto", goal="blank-first") == expected
+        s = beam_solve(board, goal="blank-first", budget=0.2)
+        assert s.lower_bound == max(expected, lower_bound(board, "lc", goal="blank-first"))
+        assert board.apply(s.moves).is_goal("blank-first") and s.lower_bound <= s.length
+    finally:
+        clear_table_caches()
