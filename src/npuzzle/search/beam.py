@@ -16,8 +16,8 @@ boards count as one when the line's tiles and the blank are on the same cells (s
 different placements of the line, not the same one with the rest shuffled). The blank never
 leaves the region, so the lines already built stay. The last region is solved as a small board.
 
-The widths grow with the budget: each round is twice as wide as the last while the next fits,
-and a last one as wide as the rest of the budget allows. So more budget gives a shorter answer,
+The widths grow with the budget: each round is ``RAMP`` times as wide as the last while the
+next fits, and a last one as wide as the rest of the budget allows. So more budget gives a shorter answer,
 and a round that would overrun the budget is stopped by a node cap (the time left times the
 speed measured so far). The kernels are loaded before the budget's clock starts.
 
@@ -57,6 +57,9 @@ LINE_LC_WEIGHT = 2
 #: Beam width of the first round; a reduced board's last region gets a beam ``FINAL_FACTOR`` wider.
 FIRST_WIDTH = 32
 FINAL_FACTOR = 2
+#: Each round is this many times as wide as the last, while it fits in the budget (4 gives
+#: shorter answers than 2 in the same budget: the last round gets more of it).
+RAMP = 4
 #: Widest line beam.
 MAX_WIDTH = 1 << 20
 #: Memory a beam's arrays may take, in bytes.
@@ -134,13 +137,13 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float = DEFAULT
             on_progress(Progress(bound, run.generated, clock.wall(), clock.cpu()))
         per_width = max(clock.cpu() - started, 1e-6) / width
         left = deadline - clock.cpu()
-        if not finished or left < 1.1 * per_width * 2 * width:  # twice as wide would not fit: the widest that does
+        if not finished or left < 1.1 * per_width * RAMP * width:  # the next would not fit: the widest that does
             wider = int(left / (1.15 * per_width))
             if not finished or wider <= width:
                 break
             width = wider
         else:
-            width *= 2
+            width *= RAMP
     stats = Stats(expanded=run.expanded, generated=run.generated)
     clock.stamp(stats)
     dirs = 3 - run.directions if goal == "blank-first" else run.directions
