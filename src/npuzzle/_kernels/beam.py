@@ -115,7 +115,7 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
     c_left = np.empty(cands, np.int64)
     c_z = np.empty(cands, np.uint64)
     c_key = np.empty(cands, np.int64)
-    c_lines = np.empty((cands, 4), np.int64)  # two lines whose conflicts changed, and their new counts
+    c_lines = np.empty((cands, 2), np.int64)  # the line whose conflicts changed (or -1), its new count
     order = np.empty(cands, np.int64)
     size = np.int64(1) << table_bits
     mask = np.uint64(size - 1)
@@ -181,24 +181,21 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
                     break
                 child_md = cur_md[i] + change
                 child_lc = cur_lc[i]
-                across = d == 1 or d == 2  # the tile changes column: only those two columns change, else two rows
-                la = cell_col[b] if across else cell_row[b]
-                lb = cell_col[q] if across else cell_row[q]
+                # The tile leaves one line across the move and enters another: only the one that
+                # is its goal line (if either is) changes its conflicts.
+                across = d == 1 or d == 2  # the tile changes column, else row
                 goal_line = goal_col[t] if across else goal_row[t]
-                changed = use_lc and (goal_line == la or goal_line == lb)
-                va = 0
-                vb = 0
+                changed = use_lc and (goal_line == (cell_col[b] if across else cell_row[b])
+                                      or goal_line == (cell_col[q] if across else cell_row[q]))
+                line = goal_line + height if across else goal_line
+                value = 0
                 if changed:
                     row[b] = t
                     row[q] = 0
-                    va = _line_conflicts(row, goal_row, goal_col, width, height, la, not across, seq, lis)
-                    vb = _line_conflicts(row, goal_row, goal_col, width, height, lb, not across, seq, lis)
+                    value = _line_conflicts(row, goal_row, goal_col, width, height, goal_line, not across, seq, lis)
                     row[q] = t
                     row[b] = 0
-                    if across:
-                        la += height
-                        lb += height
-                    child_lc += va + vb - cur_lines[i, la] - cur_lines[i, lb]
+                    child_lc += value - cur_lines[i, line]
                 if prune and depth + child_md + 2 * child_lc > max_depth:
                     continue
                 child_z = cur_z[i] ^ zobrist[t * n + q] ^ zobrist[t * n + b] ^ zobrist[q] ^ zobrist[b]
@@ -212,10 +209,8 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
                 c_wd[m] = child_wd
                 c_left[m] = child_left
                 c_z[m] = child_z
-                c_lines[m, 0] = la if changed else -1
-                c_lines[m, 1] = lb
-                c_lines[m, 2] = va
-                c_lines[m, 3] = vb
+                c_lines[m, 0] = line if changed else -1
+                c_lines[m, 1] = value
                 key = child_wd + lc_weight * child_lc
                 c_key[m] = key
                 if key > top:
@@ -269,8 +264,7 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
             for line in range(height + width):
                 nxt_lines[k, line] = cur_lines[i, line]
             if c_lines[j, 0] >= 0:
-                nxt_lines[k, c_lines[j, 0]] = c_lines[j, 2]
-                nxt_lines[k, c_lines[j, 1]] = c_lines[j, 3]
+                nxt_lines[k, c_lines[j, 0]] = c_lines[j, 1]
             nxt_wd[k] = c_wd[j]
             nxt_left[k] = c_left[j]
             nxt_z[k] = c_z[j]
