@@ -16,8 +16,9 @@ keeps one board per placement of the tiles it cares about, instead of filling it
 boards that differ only in the others. The ``width`` best children by key are kept, taken in
 key order (a counting sort), the first of each hash.
 
-The seen-set is two open-addressing tables used in turn: when the one being filled is half
-full, the older one is cleared and takes its place. So memory stays bounded, and a board is
+The seen-set is two open-addressing tables used in turn: when a layer's children might fill
+the one being filled past half (the caller sizes them to at least twice the width), the older
+one is cleared and takes its place. So memory stays bounded, and a board is
 remembered for at least the last half table's worth of layers (older repeats only cost work,
 never correctness: the caller replays every path).
 
@@ -240,6 +241,10 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
         for j in range(m):
             order[start_of[c_key[j] - bottom]] = j
             start_of[c_key[j] - bottom] += 1
+        if 2 * (in_filling + beam_width) > size:  # this layer might fill it past half: start afresh
+            older, filling = filling, older
+            filling[:] = 0
+            in_filling = 0
         k = 0
         for o in range(m):
             if k == beam_width:
@@ -282,8 +287,4 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
         cur_left, nxt_left = nxt_left, cur_left
         cur_z, nxt_z = nxt_z, cur_z
         cur_last, nxt_last = nxt_last, cur_last
-        if 2 * in_filling > size:
-            older, filling = filling, older
-            filling[:] = 0
-            in_filling = 0
     return EXHAUSTED, 0

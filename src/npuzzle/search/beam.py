@@ -60,6 +60,13 @@ FINAL_FACTOR = 2
 #: Each round is this many times as wide as the last, while it fits in the budget (4 gives
 #: shorter answers than 2 in the same budget: the last round gets more of it).
 RAMP = 4
+#: The seen-tables hold this many times a line beam's width (lines need to remember the
+#: placements of many layers, or the beam wanders back to them) ...
+SEEN_FACTOR = 16
+#: ... and a whole board's beam twice its width: one layer's boards, so that wide beams keep
+#: their tables in the cache (on a 5x5 at width 20,000, 2.4 M children per second with tables of
+#: 16 times the width, 7.4 M with twice, the same answers).
+FINAL_SEEN_FACTOR = 2
 #: Widest line beam.
 MAX_WIDTH = 1 << 20
 #: Memory a beam's arrays may take, in bytes.
@@ -80,15 +87,21 @@ class _Run:
     seconds: float = 0.0  # CPU time in the kernel
     widths: list[int] = dataclasses.field(default_factory=list)
 
+    last_rate: float = 0.0  # children per CPU second of the last beam
+
     @property
     def rate(self) -> float:
-        """Children generated per CPU second so far (0 before the first beam)."""
-        return self.generated / self.seconds if self.seconds > 0 else 0.0
+        """Children generated per CPU second: the slower of the last beam's and the average (the
+        speed falls as beams widen), 0 before the first beam."""
+        average = self.generated / self.seconds if self.seconds > 0 else 0.0
+        return min(average, self.last_rate) if self.last_rate else average
 
     def measure(self, generated: int, expanded: int, seconds: float) -> None:
         self.generated += generated
         self.expanded += expanded
         self.seconds += seconds
+        if seconds > 1e-3:
+            self.last_rate = generated / seconds
 
 
 def solve_request(board: Board, request: Request) -> Solution:
@@ -137,8 +150,9 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float = DEFAULT
             on_progress(Progress(bound, run.generated, clock.wall(), clock.cpu()))
         per_width = max(clock.cpu() - started, 1e-6) / width
         left = deadline - clock.cpu()
-        if not finished or left < 1.1 * per_width * RAMP * width:  # the next would not fit: the widest that does
-            wider = int(left / (1.15 * per_width))
+        # a wider round costs more per unit of width (its arrays fit the caches less): a margin
+        if not finished or left < 1.3 * per_width * RAMP * width:  # the next would not fit: the widest that does
+            wider = int(left / (1.3 * per_width))
             if not finished or wider <= width:
                 break
             width = wider
@@ -221,11 +235,11 @@ def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]
         beam = min(beam, _widest(n, max_depth))
         path = np.zeros(max_depth + 1, np.int8)
         stats = np.zeros(3, np.int64)
-        bits = max(12, (16 * beam - 1).bit_length())
+        bits = max(12, ((FINAL_SEEN_FACTOR if final else SEEN_FACTOR) * beam - 1).bit_length())
         time_left = seconds_left()
         if time_left <= 0:
             return False
-        cap = int(time_left * run.rate) if run.rate else 1 << 62
+        cap = int(0.9 * time_left * run.rate) if run.rate else 1 << 62
         started = time.process_time()
         status, length = beam_search(tiles, g.home, g.md, g.nbr, h, w, active, weights, target, keys, lc_weight,
                                      final, beam, max_depth, bits, cap, path, stats)
