@@ -75,6 +75,16 @@ def pattern_values(height: int, width: int, goal: str, pattern: tuple[int, ...])
     tiles, blank cell): a pattern tile stepping into the blank costs 1, any other tile (they are
     not told apart) costs 0. Returns the fewest moves for every placement of the pattern's tiles
     that reaches the goal (the blank anywhere)."""
+    values: dict[tuple[int, ...], int] = {}
+    for (cells, _), d in pattern_state_values(height, width, goal, pattern).items():
+        values[cells] = min(d, values.get(cells, d))
+    return values
+
+
+def pattern_state_values(height: int, width: int, goal: str,
+                         pattern: tuple[int, ...]) -> dict[tuple[tuple[int, ...], int], int]:
+    """``pattern_values`` before the minimum over the blank: the fewest moves of the pattern's
+    tiles from every (placement, blank cell)."""
     home = goal_cells(height, width, goal)
     start = (tuple(home[t] for t in pattern), home[0])
     dist = {start: 0}
@@ -99,10 +109,7 @@ def pattern_values(height: int, width: int, goal: str, pattern: tuple[int, ...])
                     queue.append((d + 1, nxt))
                 else:
                     queue.appendleft((d, nxt))
-    values: dict[tuple[int, ...], int] = {}
-    for (cells, _), d in dist.items():
-        values[cells] = min(d, values.get(cells, d))
-    return values
+    return dist
 
 
 def naive_manhattan(tiles: tuple[int, ...], width: int, goal: str = "standard") -> int:

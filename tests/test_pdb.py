@@ -223,3 +223,110 @@ def test_module_value_is_the_registrys_bound_before_rounding(store, shape, name)
         board = random_board(h, w, seed)
         direct, md = pattern_db.value(board, "standard", f"pdb:{name}"), board.manhattan()
         assert evaluate(board, "standard", f"pdb:{name}") == max(md, direct + ((direct ^ md) & 1))
+
+
+# -- blank-aware tables ---------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def blank_aware(monkeypatch):
+    """Make the small partitions blank-aware (two entries a placement), as 5x5 6-6-6-6 is."""
+    shapes = {(3, 3, "4-4"), (3, 3, "3-3-2"), (2, 4, "4-3"), (3, 2, "2-3"), (4, 4, "5-5-5"), (4, 3, "3-4-4")}
+    monkeypatch.setattr(pattern_db, "BLANK_AWARE", pattern_db.BLANK_AWARE | shapes)
+
+
+def region_size(taken: set[int], blank: int, h: int, w: int) -> int:
+    seen, todo = {blank}, [blank]
+    while todo:
+        r, c = divmod(todo.pop(), w)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            d = rr * w + cc
+            if 0 <= rr < h and 0 <= cc < w and d not in taken and d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return len(seen)
+
+
+@pytest.mark.parametrize("shape, name", [((3, 3), "4-4"), ((2, 4), "4-3"), ((3, 2), "2-3"), ((4, 3), "3-4-4")])
+def test_blank_aware_tables_equal_a_naive_search(blank_aware, shape, name):
+    """Each entry is the fewest moves over the blank's regions of its class (at most 2 cells, or
+    more) in a plain 0-1 search; never below the table without the blank, and above it often."""
+    from naive import pattern_state_values
+
+    h, w = shape
+    pattern_db.build(name, h, w, "standard")
+    part = pattern_db.load_partition(name, h, w, "standard")
+    assert part.per == 2
+    stronger = 0
+    for p, g in enumerate(part.groups[:2]):
+        states = pattern_state_values(h, w, "standard", g)
+        best: dict[tuple[tuple[int, ...], int], int] = {}
+        for (cells, blank), d in states.items():
+            key = (cells, int(region_size(set(cells), blank, h, w) <= 2))
+            best[key] = min(d, best.get(key, d))
+        plain = pattern_values(h, w, "standard", g)
+        for (cells, blank), d in states.items():
+            pocket = pattern_db.pocket_class(set(cells), blank, h, w)
+            assert pocket == int(region_size(set(cells), blank, h, w) <= 2)
+            v = part.value(p, list(cells), blank)
+            assert v == best[(cells, pocket)] and plain[cells] <= v <= d
+            stronger += v > plain[cells]
+    assert stronger > 0
+
+
+@pytest.mark.parametrize("shape, name", [((3, 3), "4-4"), ((2, 4), "4-3"), ((3, 2), "2-3")])
+@pytest.mark.parametrize("goal", GOALS)
+def test_blank_aware_pdb_is_admissible_and_lengths_optimal(blank_aware, shape, name, goal):
+    """On every state: the blank-aware bound (mirrored too) never exceeds the distance and is at
+    least the plain one; IDA* and A* with it find the BFS lengths."""
+    from npuzzle.search.astar import astar
+
+    h, w = shape
+    pattern_db.build(name, h, w, goal)
+    distances = bfs_distances(h, w, goal)
+    boards = [Board(h, w, t) for t in distances]
+    values = [evaluate(b, goal, f"pdb:{name}") for b in boards]
+    assert all(v <= distances[b.tiles] for v, b in zip(values, boards, strict=True))
+    step = max(1, len(boards) // 300)
+    sample = boards[::step]
+    lengths, _ = optimal_lengths(sample, goal=goal, heuristic=f"pdb:{name}")
+    assert lengths == [distances[b.tiles] for b in sample]
+    for b in sample[::10]:
+        s = astar(b, goal=goal, heuristic=f"pdb:{name}")
+        assert s.length == distances[b.tiles] and b.apply(s.moves).is_goal(goal)
+
+
+@pytest.mark.parametrize("shape, name", [((3, 3), "4-4"), ((3, 3), "3-3-2"), ((4, 4), "5-5-5")])
+def test_kernel_prunes_exactly_as_the_python_blank_aware_heuristic(blank_aware, shape, name):
+    """The kernel's blank-aware entries (direct and mirrored, with the blank's region told from
+    its neighbours) equal the plain flood fill's at every node."""
+    pattern_db.build(name, *shape, "blank-first")
+    assert pattern_db.load_partition(name, *shape, "blank-first").per == 2
+    check_kernel_heuristic(shape, "blank-first", f"pdb:{name}", 30)
+
+
+def test_korf_felner_blocks_on_5x5():
+    """The 24-puzzle's 6-6-6-6: four compact blocks of 2x3 (the first with the centre tile), every
+    tile once; the standard goal's are the blank-first ones turned 180 degrees, and its tables
+    are blank-aware."""
+    blocks = pattern_db.groups_for("6-6-6-6", 5, 5, "blank-first")
+    assert sorted(t for g in blocks for t in g) == list(range(1, 25))
+    assert blocks[0] == (1, 2, 5, 6, 7, 12)
+    for g in blocks[1:]:
+        rows = {t // 5 for t in g}
+        cols = {t % 5 for t in g}
+        assert len(rows) * len(cols) == 6  # a full 2x3 or 3x2 rectangle
+    standard = pattern_db.groups_for("6-6-6-6", 5, 5, "standard")
+    assert standard == tuple(tuple(sorted(25 - t for t in g)) for g in blocks)
+    assert pattern_db.per_placement("6-6-6-6", 5, 5) == 2
+    assert pattern_db.per_placement("6-6-6-6", 5, 5) * pattern_db.table_bytes(25, blocks) == \
+        pattern_db.table_bytes(25, blocks, 2)
+
+
+def test_bench_korf50_says_how_to_build_the_tables(capsys):
+    """Without 5x5 tables the 24-puzzle benchmark stops at once with the build command (IDA*
+    with a weak bound would run for days), and names the heuristic option."""
+    assert main(["bench", "korf50", "--ids", "38"]) != 0
+    err = capsys.readouterr().err
+    assert "npuzzle tables build pdb:6-6-6-6 --shape 5x5" in err and "--heuristic" in err
+    assert "Traceback" not in err

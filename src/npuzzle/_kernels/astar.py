@@ -68,11 +68,13 @@ from .bounds import (
     MIRROR,
     PDB,
     WD,
+    ZA,
     line_conflicts,
     passed_columns,
     passed_rows,
     pdb_entry,
     rank_delta,
+    za_entry,
 )
 from .jit import njit
 
@@ -255,18 +257,22 @@ def _pattern_ranks(where, order, start, pmult, mirror, mirrored, ranks):
 
 
 @njit
-def _pattern_sum(pdb, pat_off, ranks, entries, manhattan):
+def _pattern_sum(pdb, pat_off, ranks, entries, manhattan, za, cells, blank, pat_of, nbr):
     """Look every pattern's rank up; fill ``entries`` and return the sum of the values (the
-    Manhattan distance plus twice the entries: see ``_kernels.bounds``)."""
+    Manhattan distance plus twice the entries: see ``_kernels.bounds``). ``za``: the tables are
+    blank-aware (the blank on cell ``blank`` of ``cells``; ``pat_of``: the lookup's patterns)."""
     total = manhattan
     for p in range(ranks.shape[0]):
-        entries[p] = pdb_entry(pdb, pat_off[p] + ranks[p])
+        if za:
+            entries[p] = za_entry(pdb, pat_off[p] + 2 * ranks[p], cells, blank, -1, p, pat_of, nbr)
+        else:
+            entries[p] = pdb_entry(pdb, pat_off[p] + ranks[p])
         total += 2 * entries[p]
     return total
 
 
 @njit
-def _components(mode, cells, n, width, height, md, bnd, wd_find, comp, where, order, start):
+def _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, comp, where, order, start):
     """Fill ``comp`` (the ``H_*`` columns of ``_kernels.bounds``) with the components of
     the board ``cells`` and return its heuristic value (-1 if a walking table is not found).
     ``where`` is scratch; ``order[v]``, ``start[v]`` list the patterns' tiles for the direct
@@ -299,20 +305,22 @@ def _components(mode, cells, n, width, height, md, bnd, wd_find, comp, where, or
         for c in range(n):
             where[cells[c]] = c
         _pattern_ranks(where, order[0], start[0], pmult, mirror, False, comp[H_PAT : H_PAT + npat])
-        x = _pattern_sum(pdb, pat_off, comp[H_PAT : H_PAT + npat], comp[H_PAT + npat : H_PAT + 2 * npat], manhattan)
+        x = _pattern_sum(pdb, pat_off, comp[H_PAT : H_PAT + npat], comp[H_PAT + npat : H_PAT + 2 * npat], manhattan,
+                         (mode & ZA) != 0, cells, where[0], pat_of, nbr)
         comp[H_SUM] = x
         h = max(h, x + ((x ^ manhattan) & 1))
     if mode & MIRROR:
         base = H_PAT + 2 * npat
         _pattern_ranks(where, order[1], start[1], mmult, mirror, True, comp[base : base + npat])
-        x = _pattern_sum(pdb, pat_off, comp[base : base + npat], comp[base + npat : base + 2 * npat], manhattan)
+        x = _pattern_sum(pdb, pat_off, comp[base : base + npat], comp[base + npat : base + 2 * npat], manhattan,
+                         (mode & ZA) != 0, cells, where[0], mpat_of, nbr)
         comp[H_MSUM] = x
         h = max(h, x + ((x ^ manhattan) & 1))
     return h
 
 
 @njit
-def _child_value(mode, cells, ucells, blank, q, n, width, height, md, bnd, comp):
+def _child_value(mode, cells, ucells, blank, q, n, width, height, md, nbr, bnd, comp):
     """The heuristic value after the tile at ``q`` slides into ``blank``, from the parent's
     components ``comp``, by the IDA* kernel's per-move updates (``ucells``: the board as uint64)."""
     (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, goal_cm,
@@ -346,13 +354,21 @@ def _child_value(mode, cells, ucells, blank, q, n, width, height, md, bnd, comp)
         p = pat_of[t]
         rank = comp[H_PAT + p] + rank_delta(ucells, ut, uq, ub, p, pat_of, pidx, pmult, mirror, False)
         dt = md[blank * n + t] - md[q * n + t]  # t's change of Manhattan distance
-        x = comp[H_SUM] + dt + 2 * (pdb_entry(pdb, pat_off[p] + rank) - comp[H_PAT + npat + p])
+        if mode & ZA:
+            e = za_entry(pdb, pat_off[p] + 2 * rank, cells, q, blank, p, pat_of, nbr)
+        else:
+            e = pdb_entry(pdb, pat_off[p] + rank)
+        x = comp[H_SUM] + dt + 2 * (e - comp[H_PAT + npat + p])
         hc = max(hc, x + ((x ^ par) & 1))
     if mode & MIRROR:
         p = mpat_of[t]
         rank = comp[H_PAT + 2 * npat + p] + rank_delta(ucells, ut, uq, ub, p, mpat_of, midx, mmult, mirror, True)
         dt = md[blank * n + t] - md[q * n + t]
-        x = comp[H_MSUM] + dt + 2 * (pdb_entry(pdb, pat_off[p] + rank) - comp[H_PAT + 3 * npat + p])
+        if mode & ZA:
+            e = za_entry(pdb, pat_off[p] + 2 * rank, cells, q, blank, p, mpat_of, nbr)
+        else:
+            e = pdb_entry(pdb, pat_off[p] + rank)
+        x = comp[H_MSUM] + dt + 2 * (e - comp[H_PAT + 3 * npat + p])
         hc = max(hc, x + ((x ^ par) & 1))
     return hc
 
@@ -433,7 +449,7 @@ def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find
         if extended:
             for c in range(n):
                 ucells[c] = cells[c]
-            raw = _components(mode, cells, n, width, height, md, bnd, wd_find, comp, where, order, start)
+            raw = _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, comp, where, order, start)
             if raw != h:
                 status = INCONSISTENT
                 break
@@ -445,7 +461,7 @@ def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find
                 continue
             tile = cells[q]
             if extended:
-                hc = _child_value(mode, cells, ucells, blank, q, n, width, height, md, bnd, comp)
+                hc = _child_value(mode, cells, ucells, blank, q, n, width, height, md, nbr, bnd, comp)
             else:
                 hc = h + md[blank * n + tile] - md[q * n + tile]
                 if use_lc:

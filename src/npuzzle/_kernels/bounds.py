@@ -50,6 +50,10 @@ ID = 8
 PDB = 16
 MIRROR = 32
 EXTENDED = WD | ID | PDB | MIRROR
+#: The pattern tables are blank-aware: two entries a placement (``pocket_class``).
+ZA = 128
+#: Largest region of the blank that a blank-aware table counts as a pocket.
+POCKET = 2
 
 #: Longest line whose linear-conflict table is built ((L + 1) ** L one-byte entries).
 MAX_TABLE_LINE = 7
@@ -141,6 +145,45 @@ def passed_columns(board, goal_cm, width, nn, t, q, blank):
 def pdb_entry(pdb, i):
     """Entry ``i`` of a pattern table stored two a byte (low nibble first)."""
     return (np.int64(pdb[i >> 1]) >> ((i & 1) << 2)) & 15
+
+
+@njit(inline=True)
+def pocket_class(cells, z, moved_to, p, pat_of, nbr):
+    """Which entry of a blank-aware table applies to pattern ``p`` with the blank on cell ``z``:
+    1 if the blank's region (the connected cells holding no tile of ``p``) has at most
+    ``POCKET`` cells, else 0. ``moved_to``: a cell holding a tile of ``p`` although ``cells``
+    does not show it yet (the blank's old cell, entered by the moving tile), -1 if none;
+    ``nbr[c * 4 + d]``: cell c's neighbour in direction d, or -1. The tables keep, per placement,
+    the least value over the regions of each class (``_kernels.pdb``)."""
+    z = np.int64(z)
+    held = np.int64(moved_to)
+    one = np.int64(-1)
+    free = 0
+    for d in range(4):
+        c = nbr[z * 4 + d]
+        if c >= 0 and c != held and pat_of[cells[c]] != p:
+            free += 1
+            one = c
+    if free != 1:
+        return np.int64(free == 0)
+    for d in range(4):  # the region is {z, one} unless ``one`` has another free neighbour
+        c = nbr[one * 4 + d]
+        if c >= 0 and c != z and c != held and pat_of[cells[c]] != p:
+            return np.int64(0)
+    return np.int64(1)
+
+
+@njit(inline=True)
+def za_entry(pdb, i, cells, z, moved_to, p, pat_of, nbr):
+    """The entry of a blank-aware table (``pocket_class``) at its pair ``i``, ``i + 1`` (i even:
+    one byte) for the blank on cell ``z``; the blank's region is looked at only when the two
+    differ (the build stores one twice when the placement has no region of the other class)."""
+    b = np.int64(pdb[i >> 1])
+    lo = b & 15
+    hi = b >> 4
+    if lo == hi:
+        return lo
+    return hi if pocket_class(cells, z, moved_to, p, pat_of, nbr) else lo
 
 
 @njit(inline=True)

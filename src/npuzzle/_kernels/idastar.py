@@ -46,6 +46,7 @@ from .bounds import (
     ONE,
     PDB,
     WD,
+    ZA,
     ZERO,
     lc_child,
     lc_lines_child,
@@ -56,6 +57,7 @@ from .bounds import (
     passed_rows,
     pdb_entry,
     rank_delta,
+    za_entry,
 )
 from .jit import njit
 
@@ -89,6 +91,7 @@ class Shape(NamedTuple):
     col_of: np.ndarray
     width: int
     height: int
+    nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches by step d, or -1 (geometry)
 
 
 class Stack(NamedTuple):
@@ -108,6 +111,7 @@ def _iteration_kernel(mode):
     use_id = (mode & ID) != 0
     use_pdb = (mode & PDB) != 0
     use_mirror = (mode & MIRROR) != 0
+    use_za = (mode & ZA) != 0
     use_fsm = (mode & FSM) != 0
     extended = (mode & EXTENDED) != 0
 
@@ -127,6 +131,7 @@ def _iteration_kernel(mode):
         compute a child's, cheapest first, only as far as needed to prune it."""
         home, dmd, succ_q, succ_next = shape.home, shape.dmd, shape.succ_q, shape.succ_next
         row_of, col_of, width, height = shape.row_of, shape.col_of, shape.width, shape.height
+        nbr = shape.nbr
         blanks, ks, hs, hst = stack
         rc, cc, rtab, ctab, rowkey, colkey = lines
         nn = np.uint64(width * height)
@@ -240,7 +245,10 @@ def _iteration_kernel(mode):
                     pi = pat_of[t]
                     prank = hst[depth, H_PAT + pi] + rank_delta(board, t, q, blank, pi, pat_of, pidx, pmult,
                                                                  mirror, False)
-                    pval = pdb_entry(pdb, pat_off[pi] + prank)
+                    if use_za:
+                        pval = za_entry(pdb, pat_off[pi] + 2 * prank, board, q, blank, pi, pat_of, nbr)
+                    else:
+                        pval = pdb_entry(pdb, pat_off[pi] + prank)
                     dt = dmd[k * nn + t]  # t's change of Manhattan distance
                     dsum = hst[depth, H_SUM] + dt + 2 * (pval - hst[depth, H_PAT + npat + pi])
                     hp = dsum + ((dsum ^ md) & 1)
@@ -250,7 +258,10 @@ def _iteration_kernel(mode):
                         mpi = mpat_of[t]
                         mrank = hst[depth, H_PAT + 2 * npat + mpi] + rank_delta(
                             board, t, q, blank, mpi, mpat_of, midx, mmult, mirror, True)
-                        mval = pdb_entry(pdb, pat_off[mpi] + mrank)
+                        if use_za:
+                            mval = za_entry(pdb, pat_off[mpi] + 2 * mrank, board, q, blank, mpi, mpat_of, nbr)
+                        else:
+                            mval = pdb_entry(pdb, pat_off[mpi] + mrank)
                         msum = hst[depth, H_MSUM] + dt + 2 * (mval - hst[depth, H_PAT + 3 * npat + mpi])
                         hp = msum + ((msum ^ md) & 1)
                         if hp > hc:

@@ -6,7 +6,8 @@ over the connected region of free cells around it. The search therefore goes lev
 (level d holds the states at cost d): a state on level d first floods its blank's region (all at
 cost d), then every pattern tile next to the region may step into it, reaching level d + 1 with
 the blank where the tile was. A placement's value is the lowest level of any of its states (the
-blank may be anywhere).
+blank may be anywhere); a blank-aware build keeps two, the lowest level of the placement's regions
+of more than ``POCKET`` cells and that of its smaller ones (``level``'s ``za``).
 
 Ranking (perfect, shared with the IDA* kernel): the i-th tile's digit, base n - i, counts the
 free cells below its cell once tiles 0..i-1 are placed; the rank is the mixed-radix number of
@@ -55,6 +56,7 @@ import math
 
 import numpy as np
 
+from .bounds import POCKET
 from .jit import njit
 
 UNSEEN = 255
@@ -121,10 +123,12 @@ def start(codes, goal_rank, goal_blank):
 
 
 @njit
-def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
+def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf, za):
     """Expand every state on level ``d`` (code ``cur``), putting new states on level d + 1
     (code ``3 - cur``). Returns the number of fields put on level d + 1 and of placements whose
-    value is d (see the module docstring)."""
+    value is d (see the module docstring). With ``za`` (blank-aware tables) ``dist`` keeps two
+    values a placement: ``dist[2r + 1]`` the least level of its regions of at most ``POCKET``
+    cells, ``dist[2r]`` that of the others."""
     k_hi = hi_cells.shape[1]
     k_lo = lo_pos.shape[1]
     lo_count = lo_pos.shape[0]
@@ -163,8 +167,10 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
             x = np.int64(codes[r])
             y = x ^ pattern
             hits = ~(y | (y >> 1)) & fives  # the low bit of every field on level d
-            if dist[r] == UNSEEN:
+            if not za and dist[r] == UNSEEN:
                 dist[r] = d
+                found += 1
+            elif za and dist[2 * r] == UNSEEN and dist[2 * r + 1] == UNSEEN:
                 found += 1
             if r - hi_base >= lo_count:
                 hi = r // lo_count
@@ -192,6 +198,10 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf):
                     if grow == region:
                         break
                     region = grow
+                if za:
+                    j = 2 * r + np.int64(_pop(region) <= POCKET)
+                    if dist[j] == UNSEEN:
+                        dist[j] = d
                 fields = _spread(region)
                 hits &= ~fields
                 x |= fields | (fields << 1)
@@ -266,7 +276,7 @@ NIBBLE_MAX = 15
 
 
 @njit
-def pack(data, src, dst, n, width, homes):
+def pack(data, src, dst, n, width, homes, per):
     """Store one pattern's values in place as entries of 4 bits (see ``heuristics.pattern_db``).
 
     ``data[src + r]`` is the value of the placement of rank r (``UNSEEN`` if never reached); its
@@ -275,7 +285,8 @@ def pack(data, src, dst, n, width, homes):
     and ``dst // 2 <= src``: every byte written lies at or below the byte read, so placements are
     visited in rank order and each value is read before its byte can be overwritten. Returns the
     largest entry and how many excesses were above ``2 * NIBBLE_MAX`` (stored as ``NIBBLE_MAX``,
-    which keeps the bound admissible). An unseen placement's entry is 0.
+    which keeps the bound admissible). An unseen placement's entry is 0. ``per``: values a
+    placement (2 for blank-aware tables: ``data[src + 2r + c]`` to nibble ``dst + 2r + c``).
 
     The ranks are visited by a depth-first walk over the tiles' cells (tile i takes the free cells
     in increasing order: exactly the order of its digit), keeping the partial Manhattan distance
@@ -291,20 +302,25 @@ def pack(data, src, dst, n, width, homes):
     clamped = 0
     while True:
         if i == k:
-            v = np.int64(data[src + r])
-            e = 0
-            if v != UNSEEN:
-                e = (v - mdp[k]) >> 1
-                if e > NIBBLE_MAX:
-                    e = NIBBLE_MAX
-                    clamped += 1
-                if e > top:
-                    top = e
-            j = dst + r
-            if j & 1:
-                data[j >> 1] = data[j >> 1] | np.uint8(e << 4)
-            else:
-                data[j >> 1] = np.uint8(e)
+            first = np.int64(data[src + per * r])  # read before the first write, which may cover it
+            last = np.int64(data[src + per * r + per - 1])
+            for c in range(per):
+                v = first if c == 0 else last
+                if v == UNSEEN:  # no region of this class (blank-aware): the other's value
+                    v = last if c == 0 else first
+                e = 0
+                if v != UNSEEN:
+                    e = (v - mdp[k]) >> 1
+                    if e > NIBBLE_MAX:
+                        e = NIBBLE_MAX
+                        clamped += 1
+                    if e > top:
+                        top = e
+                j = dst + per * r + c
+                if j & 1:
+                    data[j >> 1] = data[j >> 1] | np.uint8(e << 4)
+                else:
+                    data[j >> 1] = np.uint8(e)
             r += 1
             i -= 1
             used[cells[i]] = False

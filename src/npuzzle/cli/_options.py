@@ -50,8 +50,9 @@ moves:
 """
 
 HEURISTIC_HELP = ("lower bound: manhattan, lc (Manhattan + linear conflict), wd (walking distance), "
-                  "id (inversion distance), pdb:PARTITION (pattern databases, e.g. pdb:6-6-3, pdb:7-8; "
-                  "build them with 'npuzzle tables build'), or several joined by '+' and combined by max "
+                  "id (inversion distance), pdb:PARTITION (pattern databases, e.g. pdb:6-6-3, pdb:7-8 on 4x4, "
+                  "pdb:6-6-6-6 on 5x5; build them with 'npuzzle tables build'), or several joined by '+' and "
+                  "combined by max "
                   "(wd+id, pdb:6-6-3+wd)")
 
 PRUNING_HELP = ("IDA*'s duplicate pruning: parent (never undo the last move; reproduces Korf's node "
@@ -272,7 +273,7 @@ def add_method(p: argparse.ArgumentParser, default: str, help: str | None = None
     p.add_argument("--method", choices=METHODS, default=default, help=help)
 
 
-def add_heuristic(p: argparse.ArgumentParser, default: str, help: str = HEURISTIC_HELP) -> None:
+def add_heuristic(p: argparse.ArgumentParser, default: str | None, help: str = HEURISTIC_HELP) -> None:
     p.add_argument("--heuristic", type=heuristic_arg, default=default, metavar="NAME", help=help)
 
 

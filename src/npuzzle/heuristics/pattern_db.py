@@ -14,9 +14,20 @@ shipped partitions) is stored as 15, which still gives a lower bound; the build 
 entries (``clamped`` in the table's header). Each pattern's entries start on a byte
 (``entry_offsets``).
 
+Blank-aware tables (``BLANK_AWARE``: the 24-puzzle's 6-6-6-6). Where the blank may be depends on
+the pattern's tiles: they can shut a corner or a cell by the edge off from the rest, and a
+placement's cost then depends on which side the blank is. A blank-aware table keeps two entries
+per placement, in one byte: the least cost with the blank in a region of the free cells of more
+than two cells, and with it in a pocket of one or two (``pocket_class``); a placement with only
+one kind of region stores its value twice, so the kernels look at the blank's neighbours only
+when the two differ (``_kernels.bounds.za_entry``). Twice the memory; on Korf & Felner's #40,
+28% fewer nodes than the same partition without it (``docs/benchmarks.md``).
+
 Partitions by name: ``"a-b-c"`` gives patterns of a, b, c tiles taken in goal order; on the 4x4
 board ``6-6-3`` and ``5-5-5`` are blocks of the board (as in Korf & Felner's paper), ``7-8`` the
-top and bottom halves. All patterns of a partition are stored in one file of the table store
+top and bottom halves; on the 5x5 board ``6-6-6-6`` is Korf & Felner's partition into blocks of
+2x3 (the top-left one with the centre tile instead of the blank). All patterns of a partition
+are stored in one file of the table store
 (kind ``pdb``, the pattern field listing every pattern's tiles), built by
 ``npuzzle tables build pdb:NAME`` and memory-mapped when loaded.
 """
@@ -41,17 +52,30 @@ HUGE_COPY_BYTES = 64 << 20
 #: Largest board for pattern databases (ranks and masks are 64-bit).
 MAX_CELLS = 32
 
-# Korf & Felner's blocks of the 15-puzzle, as cells of the blank-first goal (tile x at cell x).
-_BLOCKS_4X4 = {
-    "6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
-    "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
+# Korf & Felner's blocks (2002), as cells of the blank-first goal (tile x at cell x). On the
+# 24-puzzle: the top-left 2x3 block with the centre tile, a 3x2 block on the right, a 3x2 on the
+# left and a 2x3 at the bottom (the search also looks the patterns up on the board's mirror image
+# about the main diagonal, as theirs did).
+_BLOCKS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
+    (4, 4): {
+        "6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
+        "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
+    },
+    (5, 5): {
+        "6-6-6-6": ((1, 2, 5, 6, 7, 12), (3, 4, 8, 9, 13, 14), (10, 11, 15, 16, 20, 21), (17, 18, 19, 22, 23, 24)),
+    },
 }
 #: Partitions offered by ``npuzzle tables list`` hints and ``auto``, strongest first.
-SHIPPED = {(4, 4): ("7-8", "6-6-3", "5-5-5"), (3, 3): ("4-4",), (2, 4): ("4-3",), (4, 2): ("4-3",),
-           (3, 4): ("6-5",), (4, 3): ("6-5",), (2, 3): ("3-2",), (3, 2): ("3-2",)}
+SHIPPED = {(5, 5): ("6-6-6-6",), (4, 4): ("7-8", "6-6-3", "5-5-5"), (3, 3): ("4-4",), (2, 4): ("4-3",),
+           (4, 2): ("4-3",), (3, 4): ("6-5",), (4, 3): ("6-5",), (2, 3): ("3-2",), (3, 2): ("3-2",)}
 
 #: How the entries are stored (the header's ``encoding``; tables of another are rebuilt).
 ENCODING = "half-excess-over-manhattan-4bit"
+#: ... and in blank-aware tables: two entries a placement, for the blank in a region of more than
+#: ``_kernels.bounds.POCKET`` cells (first) or of at most that many (``pocket_class``).
+ENCODING_ZA = "half-excess-over-manhattan-4bit-pocket2"
+#: The partitions whose tables are blank-aware (where twice the entries fit in memory).
+BLANK_AWARE = {(5, 5, "6-6-6-6")}
 
 #: The largest entry of each pattern of the shipped partitions (their builds' ``max_entries``): a
 #: table holding another is refused on load.
@@ -78,10 +102,16 @@ KNOWN_ENTRY_MAX: dict[tuple[int, int, str, str], tuple[int, ...]] = {
     (3, 2, "blank-first", "3-2"): (4, 3),
 }
 
+#: ... and of the blank-aware ones.
+KNOWN_ENTRY_MAX_ZA: dict[tuple[int, int, str, str], tuple[int, ...]] = {
+    (5, 5, "standard", "6-6-6-6"): (5, 5, 5, 5),
+    (5, 5, "blank-first", "6-6-6-6"): (5, 5, 5, 5),  # the same tables turned 180 degrees
+}
 
 #: The partitions advised after a slow search, cheapest first, with a rough build time (one core).
 ADVISED: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {
     (4, 4): (("6-6-3", "about 5 s"), ("7-8", "a few minutes")),
+    (5, 5): (("6-6-6-6", "about 2 minutes"),),
 }
 
 
@@ -114,9 +144,23 @@ def advised(height: int, width: int, goal: Goal, heuristic: str) -> list[Advice]
     for name, when in ADVISED.get((height, width), ()):
         if name in shipped and shipped.index(name) < rank:
             groups = groups_for(name, height, width, goal)
+            per = per_placement(name, height, width)
             out.append(Advice(name, name in built(height, width, goal), when,
-                              table_bytes(n, groups), build_bytes(groups, n)))
+                              table_bytes(n, groups, per), build_bytes(groups, n, per)))
     return out
+
+
+def build_note(name: str, height: int, width: int, goal: Goal = "standard") -> str:
+    """A note on the cost of building a partition ``ADVISED`` lists (else the empty string).
+
+    >>> build_note("7-8", 4, 4)
+    ' (a few minutes, about 288 MB)'
+    """
+    when = dict(ADVISED.get((height, width), ())).get(name)
+    if when is None:
+        return ""
+    size = table_bytes(height * width, groups_for(name, height, width, goal), per_placement(name, height, width))
+    return f" ({when}, about {size / 1e6:,.0f} MB)"
 
 
 def groups_for(name: str, height: int, width: int, goal: Goal = "standard") -> tuple[tuple[int, ...], ...]:
@@ -126,8 +170,8 @@ def groups_for(name: str, height: int, width: int, goal: Goal = "standard") -> t
     ((1, 2, 3, 4), (5, 6, 7, 8))
     """
     n = height * width
-    if (height, width) == (4, 4) and name in _BLOCKS_4X4:
-        blocks = _BLOCKS_4X4[name]
+    blocks = _BLOCKS.get((height, width), {}).get(name)
+    if blocks is not None:
         if goal == "standard":  # the 180-degree turn that maps one goal onto the other
             return tuple(tuple(sorted(n - x for x in b)) for b in blocks)
         return blocks
@@ -193,21 +237,58 @@ class Partition:
     width: int
     home: tuple[int, ...]  # goal cell of each tile
 
-    def entry(self, p: int, r: int) -> int:
-        """Pattern ``p``'s entry for the placement of rank ``r`` (see the module docstring)."""
-        i = int(self.offsets[p]) + r
+    per: int = 1  # entries a placement: 2 in blank-aware tables
+
+    def entry(self, p: int, r: int, pocket: int = 0) -> int:
+        """Pattern ``p``'s entry for the placement of rank ``r`` (see the module docstring);
+        ``pocket``: the blank's region class in a blank-aware table (``pocket_class``)."""
+        i = int(self.offsets[p]) + self.per * r + (pocket if self.per == 2 else 0)
         return (int(self.data[i >> 1]) >> (4 * (i & 1))) & 15
 
-    def value(self, p: int, cells: list[int]) -> int:
-        """Pattern ``p``'s value with its tiles on ``cells`` (in pattern order): the Manhattan
-        distance of its tiles plus twice its entry."""
+    def value(self, p: int, cells: list[int], blank: int = -1) -> int:
+        """Pattern ``p``'s value with its tiles on ``cells`` (in pattern order) and the blank on
+        cell ``blank`` (needed by blank-aware tables): the Manhattan distance of its tiles plus
+        twice its entry."""
         w = self.width
+        n = len(self.home)
         md = sum(abs(c // w - self.home[t] // w) + abs(c % w - self.home[t] % w)
                  for t, c in zip(self.groups[p], cells, strict=True))
-        return md + 2 * self.entry(p, rank(cells, len(self.home)))
+        pocket = pocket_class(set(cells), blank, n // w, w) if self.per == 2 else 0
+        return md + 2 * self.entry(p, rank(cells, n), pocket)
 
 
-def entry_offsets(n: int, groups: tuple[tuple[int, ...], ...]) -> list[int]:
+def pocket_class(taken: set[int], blank: int, height: int, width: int) -> int:
+    """1 if the blank's region (the connected cells outside ``taken``) has at most ``POCKET``
+    cells, else 0: which of a blank-aware table's two entries applies (as
+    ``_kernels.bounds.pocket_class``).
+
+    >>> pocket_class({1, 3}, 0, 3, 3), pocket_class({2, 3, 4}, 0, 3, 3), pocket_class({1}, 0, 3, 3)
+    (1, 1, 0)
+    """
+    from .._kernels.bounds import POCKET
+
+    seen, todo = {blank}, [blank]
+    while todo and len(seen) <= POCKET:
+        c = todo.pop()
+        r, k = divmod(c, width)
+        for rr, kk in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)):
+            d = rr * width + kk
+            if 0 <= rr < height and 0 <= kk < width and d not in taken and d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return int(len(seen) <= POCKET)
+
+
+def per_placement(name: str, height: int, width: int) -> int:
+    """Entries a placement in partition ``name``'s tables: 2 if they are blank-aware, else 1.
+
+    >>> per_placement("6-6-6-6", 5, 5), per_placement("7-8", 4, 4)
+    (2, 1)
+    """
+    return 2 if (height, width, name) in BLANK_AWARE else 1
+
+
+def entry_offsets(n: int, groups: tuple[tuple[int, ...], ...], per: int = 1) -> list[int]:
     """The entry at which each pattern's table starts, every one on a byte, then the end.
 
     >>> entry_offsets(9, ((1, 2, 3, 4), (5, 6, 7, 8)))
@@ -217,14 +298,14 @@ def entry_offsets(n: int, groups: tuple[tuple[int, ...], ...]) -> list[int]:
     """
     out = [0]
     for g in groups:
-        size = placements(n, len(g))
+        size = per * placements(n, len(g))
         out.append(out[-1] + size + (size & 1))
     return out
 
 
-def table_bytes(n: int, groups: tuple[tuple[int, ...], ...]) -> int:
-    """Bytes of a partition's stored table."""
-    return entry_offsets(n, groups)[-1] // 2
+def table_bytes(n: int, groups: tuple[tuple[int, ...], ...], per: int = 1) -> int:
+    """Bytes of a partition's stored table (``per`` entries a placement)."""
+    return entry_offsets(n, groups, per)[-1] // 2
 
 
 def table_key(name: str, height: int, width: int, goal: Goal) -> store.TableKey:
@@ -248,9 +329,10 @@ def code_dtype(n: int) -> type[np.unsignedinteger]:
     return np.uint32 if n <= 16 else np.uint64
 
 
-def build_bytes(groups: tuple[tuple[int, ...], ...], n: int) -> int:
-    """Peak memory of a build: every table plus the largest search's word per placement."""
-    tables = sum(placements(n, len(g)) for g in groups)
+def build_bytes(groups: tuple[tuple[int, ...], ...], n: int, per: int = 1) -> int:
+    """Peak memory of a build: every table (``per`` bytes a placement) plus the largest
+    search's word per placement."""
+    tables = per * sum(placements(n, len(g)) for g in groups)
     return tables + max(placements(n, len(g)) for g in groups) * np.dtype(code_dtype(n)).itemsize
 
 
@@ -282,7 +364,7 @@ def needs_confirmation(groups: tuple[tuple[int, ...], ...], n: int) -> bool:
 def check_memory(name: str, height: int, width: int, goal: Goal = "standard") -> None:
     """``NPuzzleError`` if building partition ``name`` needs more memory than is available."""
     _check(height, width, goal)
-    need = build_bytes(groups_for(name, height, width, goal), height * width)
+    need = build_bytes(groups_for(name, height, width, goal), height * width, per_placement(name, height, width))
     free = available_memory()
     if free is not None and need > free:
         raise NPuzzleError(f"building pdb:{name} for {height}x{width} needs about {need / 2**30:.1f} GiB "
@@ -317,16 +399,17 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
     check_memory(name, height, width, goal)
     groups = groups_for(name, height, width, goal)
     n = height * width
+    per = per_placement(name, height, width)
     store.writable_path(table_key(name, height, width, goal))  # fail now, not after the build
     sizes = [placements(n, len(g)) for g in groups]
-    data = _zeros(sum(sizes), np.uint8)
+    data = _zeros(per * sum(sizes), np.uint8)
     start = time.process_time()
     levels = []
     offset = 0
     with store.progress(sum(sizes), f"pdb:{name} {height}x{width}", progress) as bar:
         for g, size in zip(groups, sizes, strict=True):
             k = len(g)
-            dist = data[offset : offset + size]
+            dist = data[offset : offset + per * size]
             dist[:] = kernel.UNSEEN
             codes = _zeros(size, code_dtype(n))
             codes[:] = 0  # take the page faults now, in order: cheaper than at random later
@@ -336,7 +419,8 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
             d, cur, top = 0, 1, 0
             while True:
                 bar.note(f"pattern {'.'.join(map(str, g))}: level {d}")
-                states, found = kernel.level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf)
+                states, found = kernel.level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf,
+                                             per == 2)
                 bar.advance(found)
                 if found:
                     top = d
@@ -345,20 +429,20 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
                 d, cur = d + 1, 3 - cur
             del codes
             levels.append(top)
-            offset += size
+            offset += per * size
     # Two entries a byte, packed in place: pattern p's entries go after the earlier patterns'
     # (entry_offsets), never past the bytes still to be read.
     offset, entry_max, clamped = 0, [], 0
-    for g, size, dst in zip(groups, sizes, entry_offsets(n, groups)[:-1], strict=True):
+    for g, size, dst in zip(groups, sizes, entry_offsets(n, groups, per)[:-1], strict=True):
         homes = np.array([goal_cell(t, n, goal) for t in g], dtype=np.int64)
-        top, over = kernel.pack(data, offset, dst, n, width, homes)
+        top, over = kernel.pack(data, offset, dst, n, width, homes, per)
         entry_max.append(int(top))
         clamped += int(over)
-        offset += size
+        offset += per * size
     meta = {"name": name, "patterns": [list(g) for g in groups], "sizes": sizes, "max_values": levels,
-            "encoding": ENCODING, "max_entries": entry_max, "clamped": clamped,
+            "encoding": ENCODING_ZA if per == 2 else ENCODING, "max_entries": entry_max, "clamped": clamped,
             "build_cpu_seconds": round(time.process_time() - start, 2)}
-    return store.save_table(table_key(name, height, width, goal), data[: table_bytes(n, groups)], meta)
+    return store.save_table(table_key(name, height, width, goal), data[: table_bytes(n, groups, per)], meta)
 
 
 def load_partition(name: str, height: int, width: int, goal: Goal = "standard") -> Partition:
@@ -374,7 +458,7 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
     command = build_command(name, height, width, goal)
     try:
         table = store.load_table(key, build_command=command)  # checked by _check_table
-        _check_encoding(table)
+        _check_encoding(table, per_placement(name, height, width))
     except MissingTableError as e:
         raise MissingTableError(f"pdb:{name}: {e}") from None
     except TableFormatError as e:
@@ -388,17 +472,26 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
         pattern_of[list(g)] = p
     sizes = np.array([len(g) for g in groups], dtype=np.int64)
     data = table.data  # mapped by the store (large tables in 2 MB pages): one copy for every process
-    offsets = np.array(entry_offsets(n, groups)[:-1], dtype=np.int64)
+    per = per_placement(name, height, width)
+    offsets = np.array(entry_offsets(n, groups, per)[:-1], dtype=np.int64)
     home = tuple(goal_cell(t, n, goal) for t in range(n))
-    return Partition(name, groups, data, tiles, sizes, offsets, pattern_of, width, home)
+    return Partition(name, groups, data, tiles, sizes, offsets, pattern_of, width, home, per)
 
 
-def _check_encoding(table: store.Table) -> None:
+def _check_encoding(table: store.Table, per: int | None = None) -> int:
     """Refuse a table stored in another encoding (a header field: checked on every load, since a
-    verification stamp vouches only for the bytes)."""
-    if table.meta.get("encoding") != ENCODING:
+    verification stamp vouches only for the bytes), or, when ``per`` is given, with another
+    number of entries a placement than the partition's; return its entries a placement."""
+    encoding = table.meta.get("encoding")
+    if encoding not in (ENCODING, ENCODING_ZA):
         raise TableFormatError(f"table file {table.path}: stored one byte a placement by an older npuzzle "
                                "(this one reads 4 bits a placement)")
+    found = 2 if encoding == ENCODING_ZA else 1
+    if per is not None and found != per:
+        raise TableFormatError(f"table file {table.path}: stored {'with' if found == 2 else 'without'} the "
+                               f"blank-aware entries, which this npuzzle {'reads' if per == 2 else 'does not'} "
+                               "for this partition")
+    return found
 
 
 def _check_table(table: store.Table) -> None:
@@ -413,23 +506,25 @@ def _check_table(table: store.Table) -> None:
         goal = check_goal(key.goal)
     except (ValueError, NPuzzleError):
         raise TableFormatError(f"table file {table.path}: not a pattern database") from None
-    _check_encoding(table)
+    per = _check_encoding(table)
     if not (isinstance(tops, list) and isinstance(levels, list) and len(tops) == len(levels) == len(groups)
             and isinstance(name, str)
             and all(isinstance(v, int) and 0 <= v <= 15 for v in tops)):
         raise TableFormatError(f"table file {table.path}: no valid name and max_entries in its header")
     from .._kernels import pdb as kernel
 
-    known = KNOWN_ENTRY_MAX.get((key.height, key.width, goal, name))
+    known = (KNOWN_ENTRY_MAX_ZA if per == 2 else KNOWN_ENTRY_MAX).get((key.height, key.width, goal, name))
     n = key.height * key.width
     if table.data.dtype != np.uint8 or any(not 0 < t < n for g in groups for t in g):
         raise TableFormatError(f"table file {table.path}: not a pattern database of {key.shape}")
-    offsets = entry_offsets(n, groups)
+    offsets = entry_offsets(n, groups, per)
     if offsets[-1] // 2 != table.data.size:
         raise TableFormatError(f"table file {table.path}: {table.data.size:,} bytes do not fit its patterns")
     for p, g in enumerate(groups):
         part = table.data[offsets[p] // 2 : offsets[p + 1] // 2]
-        home = offsets[p] + rank([goal_cell(t, n, goal) for t in g], n)
+        cells = [goal_cell(t, n, goal) for t in g]
+        pocket = pocket_class(set(cells), goal_cell(0, n, goal), key.height, key.width) if per == 2 else 0
+        home = offsets[p] + per * rank(cells, n) + pocket
         goal_entry = (int(table.data[home >> 1]) >> (4 * (home & 1))) & 15
         top = int(kernel.entry_max(part))
         if goal_entry != 0:
@@ -471,7 +566,7 @@ def is_sound(name: str, height: int, width: int, goal: Goal) -> bool:
     """Whether partition ``name`` is stored and loads with every check passing (memory-mapped
     only: no copy of a large table is made)."""
     try:
-        _check_encoding(store.load_table(table_key(name, height, width, goal)))
+        _check_encoding(store.load_table(table_key(name, height, width, goal)), per_placement(name, height, width))
     except (MissingTableError, TableFormatError):
         return False
     return True
@@ -522,4 +617,4 @@ def value(board: Board, goal: Goal = "standard", partition: str = "6-6-3") -> in
     of its patterns' entries, direct lookup only; ``MissingTableError`` if it is not built)."""
     part = load_partition(partition_name(partition), board.height, board.width, goal)
     at = {tile: cell for cell, tile in enumerate(board.tiles)}
-    return sum(part.value(i, [at[t] for t in g]) for i, g in enumerate(part.groups))
+    return sum(part.value(i, [at[t] for t in g], at[0]) for i, g in enumerate(part.groups))

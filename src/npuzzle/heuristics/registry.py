@@ -119,7 +119,7 @@ class KernelHeuristic:
             row[H_INV_V], row[H_INV_H] = inversion_counts(board, self.goal)
             h = max(h, _up_to_parity(int(b.id_rows[row[H_INV_V]] + b.id_cols[row[H_INV_H]]), md))
         if self.partition is not None:
-            from .pattern_db import rank
+            from .pattern_db import pocket_class, rank
 
             groups = self.partition.groups
             npat = len(groups)
@@ -134,7 +134,8 @@ class KernelHeuristic:
             for col, base, tiles in views:
                 at = {tile: cell for cell, tile in enumerate(tiles)}
                 ranks = [rank([at[t] for t in g], board.size) for g in groups]
-                entries = [self.partition.entry(i, r) for i, r in enumerate(ranks)]
+                pockets = [pocket_class({at[t] for t in g}, at[0], board.height, board.width) for g in groups]
+                entries = [self.partition.entry(i, r, k) for i, (r, k) in enumerate(zip(ranks, pockets, strict=True))]
                 row[base : base + npat] = ranks
                 row[base + npat : base + 2 * npat] = entries
                 row[col] = total = md + 2 * sum(entries)  # see _kernels.bounds: the mirror keeps md
@@ -159,7 +160,7 @@ def kernel_heuristic(name: str, height: int, width: int, goal: Goal = "standard"
 
 @functools.cache
 def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> KernelHeuristic:
-    from .._kernels.bounds import H_PAT, ID, MIRROR, PDB, WD, Bounds
+    from .._kernels.bounds import H_PAT, ID, MIRROR, PDB, WD, ZA, Bounds
     from .inversion import id_table
     from .walking_distance import walking_tables
 
@@ -191,7 +192,7 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
 
         partition = load_partition(spec.pdb, height, width, goal)
         npat = len(partition.groups)
-        mode |= PDB
+        mode |= PDB | (ZA if partition.per == 2 else 0)
         pidx = np.zeros(n, dtype=np.int64)
         pmult = np.zeros(n, dtype=np.int64)
         for g in partition.groups:
@@ -230,8 +231,15 @@ def first_bound(board: Board, goal: Goal, name: str) -> tuple[str, int]:
     """
     if name == "auto":
         name = auto_heuristic(board.height, board.width, goal)[0]
-    name = parse(name).name
-    return name, evaluate(board, goal, name)
+    spec = parse(name)
+    other: Goal = "blank-first" if goal == "standard" else "standard"
+    if spec.pdb is not None and isinstance(goal, str):
+        from . import pattern_db
+
+        h, w = board.shape
+        if not pattern_db.is_built(spec.pdb, h, w, goal) and pattern_db.is_built(spec.pdb, h, w, other):
+            return spec.name, evaluate(board.converted(), other, spec.name)  # as the search reads them
+    return spec.name, evaluate(board, goal, spec.name)
 
 
 #: Largest side of a board whose walking-distance tables ``auto`` builds on the fly (4x4: 0.3 s).
@@ -253,7 +261,7 @@ def auto_heuristic(height: int, width: int, goal: Goal) -> tuple[str, str]:
     hint = ""
     if shipped and (not built or built[0] != shipped[0]):
         hint = (f"a stronger bound: {pattern_db.build_command(shipped[0], height, width, goal)}"
-                + (" (a few minutes, about 600 MB)" if shipped[0] == "7-8" else ""))
+                + pattern_db.build_note(shipped[0], height, width, goal))
     if built:
         return f"pdb:{built[0]}" + ("+wd" if wd_ok and built[0] != "7-8" else ""), hint
     return ("wd+id" if wd_ok else "lc"), hint

@@ -104,7 +104,7 @@ def shape_arrays(height: int, width: int, goal: Goal, order: str) -> Shape:
                     succ_next[k] = (q * 5 + int(d) + 1) * 5
                     dmd[k * n : (k + 1) * n] = g.md[cell * n : (cell + 1) * n] - g.md[q * n : (q + 1) * n]
                     k += 1
-    return Shape(g.home, g.md, dmd, succ_q, succ_next, g.row_of, g.col_of, width, height)
+    return Shape(g.home, g.md, dmd, succ_q, succ_next, g.row_of, g.col_of, width, height, g.nbr)
 
 
 def root_row(cell: int) -> int:
