@@ -263,5 +263,6 @@ def test_bench_json(capsys):
     assert [(r["record"], r["id"], r["optimum"], r["length_ok"]) for r in rows] == [
         ("bench-instance", 1, 57, True), ("bench-instance", 2, 55, True)]
     assert rows[0]["solution"]["length"] == 57 and rows[0]["solution"]["goal"] == "blank-first"
+    assert rows[0]["published_nodes"] == 276_361_933 and rows[0]["korf_nodes"] is None  # Korf 1985, for reference
     assert total["record"] == "bench-summary" and total["instances"] == 2 and total["lengths_ok"] == 2
     assert total["generated"] == sum(r["solution"]["stats"]["generated"] for r in rows)

@@ -47,6 +47,29 @@ def counts_korf_nodes(method: str, heuristic: str, pruning: str) -> bool:
     return method == "idastar" and heuristic == "manhattan" and pruning in ("auto", "parent")
 
 
+def default_heuristic(name: str) -> str:
+    """The heuristic a run of set ``name`` uses unless one is given: the Manhattan distance on
+    Korf's 100 (whose node counts are then compared with Korf's), ``auto`` on Korf & Felner's 50
+    (the strongest 5x5 pattern databases built). ``MissingTableError`` naming the build when no
+    5x5 tables are built: with the Manhattan distance an instance takes days.
+
+    >>> default_heuristic("korf100")
+    'manhattan'
+    """
+    if name != "korf50":
+        return "manhattan"
+    from .errors import MissingTableError
+    from .heuristics import pattern_db
+
+    if not pattern_db.usable(5, 5, "blank-first"):
+        partition = pattern_db.SHIPPED[(5, 5)][0]
+        raise MissingTableError(
+            "korf50 needs the 24-puzzle's pattern databases, and none is built: "
+            f"{pattern_db.build_command(partition, 5, 5, 'standard')}"
+            f"{pattern_db.build_note(partition, 5, 5)}; or name a heuristic with --heuristic")
+    return "auto"
+
+
 def highest_id(name: str | None = None) -> int:
     """The largest instance id of the set ``name`` (of any set when ``None``)."""
     names = [name] if name is not None else list(BENCHMARK_SETS)
@@ -95,7 +118,7 @@ def run(
     ids: Iterable[int] | None,
     *,
     method: str = "idastar",
-    heuristic: str = "manhattan",
+    heuristic: str | None = None,
     timeout: float | None = None,
     repeat: int = 1,
     pruning: str = "auto",
@@ -113,11 +136,17 @@ def run(
 
     out = out if out is not None else sys.stdout
     instances = benchmark_set(name, list(ids) if ids is not None else None)
+    heuristic = heuristic or default_heuristic(name)
+    if heuristic == "auto" and instances:
+        from .heuristics.registry import auto_heuristic
+
+        heuristic = auto_heuristic(instances[0].board.height, instances[0].board.width, instances[0].goal)[0]
     compare_nodes = counts_korf_nodes(method, heuristic, pruning)
     if not as_json:
         out.write(f"# {name}: method {method}, heuristic {heuristic}, pruning {pruning}, {len(instances)} instances"
                   + (f", least CPU time of {repeat} runs each" if repeat > 1 else "") + "\n")
-        out.write("# id  length  optimum  generated  CPU_s  Mnodes/s" + ("  korf_nodes\n" if compare_nodes else "\n"))
+        out.write("# id  length  optimum    generated     expanded    CPU_s  Mnodes/s"
+                  + ("  korf_nodes\n" if compare_nodes else f"  {_PUBLISHED[name]}\n"))
     rows = []
     limit = Limit(timeout=timeout)
     if executor is not None:
@@ -136,16 +165,20 @@ def run(
     return rows
 
 
+#: The published node counts a run's are printed beside (for reference: another implementation's).
+_PUBLISHED = {"korf100": "korf1985_generated", "korf50": "korf_felner2002_generated"}
+
+
 def _row_text(row: Row) -> str:
     inst, sol = row.instance, row.solution
     st = sol.stats
     rate = st.generated / st.seconds / 1e6 if st.seconds > 0 else 0.0
     flag = "" if row.length_ok else "  LENGTH MISMATCH" if sol.solved else f"  {sol.status}"
-    extra = ""
+    extra = f"  {inst.published_nodes:>15,}" if inst.published_nodes is not None else ""
     if row.compare_nodes and row.nodes_ok is not None:
         extra = f"  {inst.recomputed_nodes}" + ("" if row.nodes_ok else " NODE COUNT DIFFERS")
     return (f"{inst.id:4d}  {sol.length if sol.solved else '-':>6}  {inst.optimal_length:7d}  "
-            f"{st.generated:>11,}  {st.seconds:7.3f}  {rate:8.1f}{extra}{flag}\n")
+            f"{st.generated:>11,}  {st.expanded:>11,}  {st.seconds:7.3f}  {rate:8.1f}{extra}{flag}\n")
 
 
 def _row_json(name: str, row: Row) -> str:
@@ -153,7 +186,9 @@ def _row_json(name: str, row: Row) -> str:
 
     inst = row.instance
     korf = inst.recomputed_nodes if row.compare_nodes else None
-    return json.dumps(present.bench_record(name, inst.id, inst.optimal_length, row.solution, korf, row.nodes_ok)) + "\n"
+    record = present.bench_record(name, inst.id, inst.optimal_length, row.solution, korf, row.nodes_ok,
+                                  inst.published_nodes)
+    return json.dumps(record) + "\n"
 
 
 def _total_text(rows: list[Row], compare_nodes: bool) -> str:

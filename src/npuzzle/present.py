@@ -257,7 +257,8 @@ def advice_text(solution: Solution) -> str:
     lines = [f"  that took {_seconds(solution.stats.seconds)} of CPU; a stronger bound makes such searches faster:"]
     for a in advice:
         if a.built:
-            lines.append(f"    --heuristic pdb:{a.name}+wd (built already)")
+            wd = "+wd" if max(board.height, board.width) <= 4 else ""
+            lines.append(f"    --heuristic pdb:{a.name}{wd} (built already)")
         else:
             lines.append(f"    {pattern_db.build_command(a.name, board.height, board.width, goal)}  "
                          f"({a.build_time}; {_bytes(a.disk_bytes)} on disk, {_bytes(a.build_memory)} "
@@ -509,12 +510,13 @@ def table_record(info: TableInfo) -> dict[str, Any]:
 
 
 def bench_record(set_name: str, instance_id: int, optimum: int, solution: Solution,
-                 korf_nodes: int | None, nodes_ok: bool | None) -> dict[str, Any]:
+                 korf_nodes: int | None, nodes_ok: bool | None, published_nodes: int | None = None) -> dict[str, Any]:
     """One benchmark instance as JSON: the set and id, the published optimum, whether the length
-    equals it, the solution's record, and Korf's node count with the comparison where it applies."""
+    equals it, the solution's record, Korf's node count with the comparison where it applies, and
+    the node count published for the instance (for reference)."""
     return {**_record("bench-instance"), "set": set_name, "id": instance_id,
             "optimum": optimum, "length_ok": solution.solved and solution.length == optimum,
-            "korf_nodes": korf_nodes, "nodes_ok": nodes_ok,
+            "korf_nodes": korf_nodes, "nodes_ok": nodes_ok, "published_nodes": published_nodes,
             "solution": {k: v for k, v in solution_record(solution).items() if k != "schema_version"}}
 
 
