@@ -12,10 +12,10 @@ from test_astar import bfs_distances, clear_table_caches
 from npuzzle import Board, solve
 from npuzzle.cli import main
 from npuzzle.errors import InvalidBoardError
-from npuzzle.geometry import geometry
+from npuzzle.geometry import geometry, tiles_from_directions
 from npuzzle.instances import benchmark_set, scramble
 from npuzzle.search import AUTO_BEAM_CELLS
-from npuzzle.search.beam import _round, _Run, beam_solve, plan
+from npuzzle.search.beam import _no_patterns, _round, _Run, beam_solve, plan
 from npuzzle.search.quality import proven_bound
 from npuzzle.search.realtime import realtime_array
 
@@ -127,7 +127,7 @@ def test_the_kernel_reaches_a_lines_goal_without_leaving_its_region():
     path = np.zeros(2000, np.int8)
     stats = np.zeros(3, np.int64)
     status, length = beam_search(np.array(board.tiles, np.int64), g.home, g.md, g.nbr, 6, 6, active, weights, target,
-                                 keys, 2, False, 256, 1999, 14, 1 << 40, path, stats)
+                                 keys, 2, False, 256, 1999, 14, 1 << 40, path, stats, _no_patterns())
     assert status == FOUND and length > 0 and stats[0] > 0
     after = board.apply(_tiles(board, path[:length].astype(np.uint8)))
     assert after.tiles[:6] == (1, 2, 3, 4, 5, 6)
@@ -139,7 +139,7 @@ def test_the_kernel_reaches_a_lines_goal_without_leaving_its_region():
     keys[(target == 0) & (np.arange(n) != 0)] = 0
     keys = keys.reshape(-1)
     status, length = beam_search(np.array(after.tiles, np.int64), g.home, g.md, g.nbr, 6, 6, active, weights, target,
-                                 keys, 2, False, 256, 1999, 14, 1 << 40, path, stats)
+                                 keys, 2, False, 256, 1999, 14, 1 << 40, path, stats, _no_patterns())
     assert status == FOUND
     final = after.apply(_tiles(after, path[:length].astype(np.uint8)))
     assert final.tiles[:6] == (1, 2, 3, 4, 5, 6)
@@ -212,3 +212,45 @@ def test_a_table_built_for_the_other_goal_gives_the_bound_on_the_turned_board(tm
         assert board.apply(s.moves).is_goal("blank-first") and s.lower_bound <= s.length
     finally:
         clear_table_caches()
+
+
+@pytest.mark.parametrize("shape, name, aware", [((2, 3), "3-2", False), ((2, 4), "4-3", True), ((3, 3), "4-4", True),
+                                               ((3, 3), "4-4", False)])
+def test_whole_board_beam_ranks_and_prunes_by_the_pattern_databases(tmp_path, monkeypatch, shape, name, aware):
+    """With tables built, a whole board's beam ranks by their bound and prunes by it: a beam wide
+    enough to keep every board of a layer, told to find a path of the optimal length, finds one
+    (so the bound it updates move by move never exceeds the distance), and generates fewer
+    children than with linear conflict (so it is the stronger bound)."""
+    from npuzzle._kernels.beam import FOUND, beam_search
+    from npuzzle.heuristics import pattern_db
+    from npuzzle.search.beam import _pattern_args
+
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
+    if aware:
+        monkeypatch.setattr(pattern_db, "BLANK_AWARE", pattern_db.BLANK_AWARE | {(*shape, name)})
+    clear_table_caches()
+    h, w = shape
+    n = h * w
+    pattern_db.build(name, h, w, "standard", progress=False)
+    g = geometry(h, w, "standard")
+    zobrist = np.random.default_rng(n).integers(1, 1 << 63, size=n * n, dtype=np.int64).astype(np.uint64)
+    dist = bfs_distances(h, w, "standard")
+    fewer = 0
+    for tiles in random.Random(str(shape)).sample(sorted(dist), 12):
+        board = Board(h, w, tiles)
+        d = dist[tiles]
+        pat = _pattern_args(board)
+        assert pat[0].size > 0 and pat[1] == aware
+        counts = []
+        for args in (pat, _no_patterns()):
+            path = np.zeros(d + 1, np.int8)
+            stats = np.zeros(3, np.int64)
+            status, length = beam_search(np.array(tiles, np.int64), g.home, g.md, g.nbr, h, w, np.ones(n, np.uint8),
+                                         np.ones(n, np.int64), np.ones(n, np.uint8), zobrist, 3, True, 40_000, d, 17,
+                                         1 << 40, path, stats, args)
+            assert status == FOUND and length == d
+            assert board.apply(tiles_from_directions(board, path[:d].tolist())).is_goal()
+            counts.append(int(stats[0]))
+        fewer += counts[0] < counts[1]
+    assert fewer >= 6
+    clear_table_caches()

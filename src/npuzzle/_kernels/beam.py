@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bounds import must_leave
+from .bounds import H_MSUM, H_PAT, H_SUM, must_leave, pdb_entry, rank_delta, za_entry
 from .jit import njit
 
 FOUND, EXHAUSTED, NODE_CAP = 0, 1, 2
@@ -72,13 +72,23 @@ def _line_conflicts(board, goal_row, goal_col, width, height, line, is_row, seq,
 
 @njit
 def beam_search(start, home, md, nbr, height, width, active, weight, target, zobrist, lc_weight, prune,
-                beam_width, max_depth, table_bits, node_cap, path, stats):
+                beam_width, max_depth, table_bits, node_cap, path, stats, pat):
     """Search from ``start`` (the tile on each cell) for a board with every ``target`` tile home
     (``home``: goal cell of each tile; ``md[cell * n + tile]``; ``nbr[cell * 4 + step]``). Writes
     the blank's steps into ``path`` and returns ``(status, length)``: ``FOUND`` with a path of at
     most ``max_depth`` moves, ``EXHAUSTED`` if no kept board reached the goal within
     ``max_depth`` moves, ``NODE_CAP`` once ``node_cap`` children were generated.
-    ``stats``: children generated, boards expanded, deepest layer."""
+    ``stats``: children generated, boards expanded, deepest layer.
+
+    ``pat``: pattern databases to rank and bound by instead (a whole board's search), or an
+    empty first field: ``(comp, za, mirrored, pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx,
+    mmult, mirror)``, ``comp`` the start's components from ``H_SUM`` on (``_kernels.bounds``). A
+    child's key is then its pattern-database bound (direct and mirrored, by max), updated for the
+    moved tile's pattern as IDA* does."""
+    comp0, za, mirrored, pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror = pat
+    use_pdb = comp0.shape[0] > 0
+    npat = (comp0.shape[0] - (H_PAT - H_SUM)) // 4
+    pcols = comp0.shape[0]
     n = height * width
     side = max(height, width)
     goal_row = home // width
@@ -118,6 +128,10 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
     c_key = np.empty(cands, np.int64)
     c_lines = np.empty((cands, 2), np.int64)  # the line whose conflicts changed (or -1), its new count
     order = np.empty(cands, np.int64)
+    cur_pc = np.empty((beam_width, pcols), np.int64)  # the pattern components (``comp0``'s layout)
+    nxt_pc = np.empty((beam_width, pcols), np.int64)
+    c_pc = np.empty((cands, 8), np.int64)  # a child's direct sum, pattern, rank, entry; the mirrored ones
+    ps, pm, pr = 0, H_MSUM - H_SUM, H_PAT - H_SUM  # places of the sums and the first rank in a row
     size = np.int64(1) << table_bits
     mask = np.uint64(size - 1)
     filling = np.zeros(size, np.uint64)
@@ -155,6 +169,8 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
     cur_left[0] = left
     cur_z[0] = z
     cur_last[0] = -1
+    for j in range(pcols):
+        cur_pc[0, j] = comp0[j]
     filling[-1 - _find(filling, mask, z)] = z
     in_filling = 1
     count = 1
@@ -197,7 +213,39 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
                     row[q] = t
                     row[b] = 0
                     child_lc += value - cur_lines[i, line]
-                if prune and depth + child_md + 2 * child_lc > max_depth:
+                hp = 0
+                if use_pdb:
+                    ub = np.uint64(b)
+                    uq = np.uint64(q)
+                    pi = pat_of[t]
+                    prank = cur_pc[i, pr + pi] + rank_delta(row, t, uq, ub, pi, pat_of, pidx, pmult, mirror, False)
+                    if za:
+                        pval = za_entry(pdb, pat_off[pi] + 2 * prank, row, q, b, pi, pat_of, nbr)
+                    else:
+                        pval = pdb_entry(pdb, pat_off[pi] + prank)
+                    dsum = cur_pc[i, ps] + change + 2 * (pval - cur_pc[i, pr + npat + pi])
+                    hp = dsum
+                    c_pc[m, 0] = dsum
+                    c_pc[m, 1] = pi
+                    c_pc[m, 2] = prank
+                    c_pc[m, 3] = pval
+                    if mirrored:
+                        mpi = mpat_of[t]
+                        mrank = cur_pc[i, pr + 2 * npat + mpi] + rank_delta(row, t, uq, ub, mpi, mpat_of, midx, mmult,
+                                                                            mirror, True)
+                        if za:
+                            mval = za_entry(pdb, pat_off[mpi] + 2 * mrank, row, q, b, mpi, mpat_of, nbr)
+                        else:
+                            mval = pdb_entry(pdb, pat_off[mpi] + mrank)
+                        msum = cur_pc[i, pm] + change + 2 * (mval - cur_pc[i, pr + 3 * npat + mpi])
+                        hp = max(hp, msum)
+                        c_pc[m, 4] = msum
+                        c_pc[m, 5] = mpi
+                        c_pc[m, 6] = mrank
+                        c_pc[m, 7] = mval
+                    if prune and depth + hp > max_depth:
+                        continue
+                elif prune and depth + child_md + 2 * child_lc > max_depth:
                     continue
                 child_z = cur_z[i] ^ zobrist[t * n + q] ^ zobrist[t * n + b] ^ zobrist[q] ^ zobrist[b]
                 if _find(filling, mask, child_z) >= 0 or _find(older, mask, child_z) >= 0:
@@ -212,7 +260,7 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
                 c_z[m] = child_z
                 c_lines[m, 0] = line if changed else -1
                 c_lines[m, 1] = value
-                key = child_wd + lc_weight * child_lc
+                key = hp if use_pdb else child_wd + lc_weight * child_lc
                 c_key[m] = key
                 if key > top:
                     top = key
@@ -272,6 +320,16 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
                 nxt_lines[k, c_lines[j, 0]] = c_lines[j, 1]
             nxt_wd[k] = c_wd[j]
             nxt_left[k] = c_left[j]
+            if use_pdb:
+                for col in range(pcols):
+                    nxt_pc[k, col] = cur_pc[i, col]
+                nxt_pc[k, ps] = c_pc[j, 0]
+                nxt_pc[k, pr + c_pc[j, 1]] = c_pc[j, 2]
+                nxt_pc[k, pr + npat + c_pc[j, 1]] = c_pc[j, 3]
+                if mirrored:
+                    nxt_pc[k, pm] = c_pc[j, 4]
+                    nxt_pc[k, pr + 2 * npat + c_pc[j, 5]] = c_pc[j, 6]
+                    nxt_pc[k, pr + 3 * npat + c_pc[j, 5]] = c_pc[j, 7]
             nxt_z[k] = c_z[j]
             nxt_last[k] = d
             parent[depth, k] = i
@@ -287,4 +345,5 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
         cur_left, nxt_left = nxt_left, cur_left
         cur_z, nxt_z = nxt_z, cur_z
         cur_last, nxt_last = nxt_last, cur_last
+        cur_pc, nxt_pc = nxt_pc, cur_pc
     return EXHAUSTED, 0
