@@ -236,8 +236,7 @@ def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]
             run.widths.append(width)
             return True
         beam = min(beam, _widest(n, max_depth))
-        path = np.zeros(max_depth + 1, np.int8)
-        stats = np.zeros(3, np.int64)
+        path, stats = np.zeros(max_depth + 1, np.int8), np.zeros(3, np.int64)
         bits = max(12, ((FINAL_SEEN_FACTOR if final else SEEN_FACTOR) * beam - 1).bit_length())
         time_left = seconds_left()
         if time_left <= 0:
