@@ -330,3 +330,17 @@ def test_bench_korf50_says_how_to_build_the_tables(capsys):
     err = capsys.readouterr().err
     assert "npuzzle tables build pdb:6-6-6-6 --shape 5x5" in err and "--heuristic" in err
     assert "Traceback" not in err
+
+
+def test_a_table_without_the_blank_aware_entries_is_refused_with_the_rebuild(monkeypatch):
+    """A partition's tables stored in the other encoding (built by an npuzzle that did not keep
+    the blank's pockets, or the other way round) are refused by name, with the command that
+    rebuilds them; the rebuilt tables load."""
+    pattern_db.build("4-4", 3, 3, "standard")
+    monkeypatch.setattr(pattern_db, "BLANK_AWARE", pattern_db.BLANK_AWARE | {(3, 3, "4-4")})
+    pattern_db._load.cache_clear()
+    with pytest.raises(NPuzzleError, match="blank-aware.*rebuild it: npuzzle tables build pdb:4-4 --shape 3x3"):
+        pattern_db.load_partition("4-4", 3, 3, "standard")
+    assert not pattern_db.is_sound("4-4", 3, 3, "standard")
+    pattern_db.build("4-4", 3, 3, "standard")
+    assert pattern_db.load_partition("4-4", 3, 3, "standard").per == 2
