@@ -253,4 +253,6 @@ def test_whole_board_beam_ranks_and_prunes_by_the_pattern_databases(tmp_path, mo
             counts.append(int(stats[0]))
         fewer += counts[0] < counts[1]
     assert fewer >= 6
+    solution = beam_solve(board, budget=0.05)
+    assert solution.heuristic == f"pdb:{name}" and solution.length >= dist[board.tiles]
     clear_table_caches()

@@ -172,7 +172,7 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float = DEFAULT
     else:
         note = "the real-time answer: no beam fitted in the budget"
     solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats, method="beam",
-                                heuristic="lc", note=note)
+                                heuristic=_ranking(work), note=note)
     return dataclasses.replace(solution, lower_bound=bound)
 
 
@@ -274,18 +274,28 @@ def _no_patterns() -> tuple[Any, ...]:
     return (np.zeros(0, np.int64), False, False, pdb, one, one, one, one, one, one, one, np.zeros(1, np.uint64))
 
 
-def _pattern_args(board: Board) -> tuple[Any, ...]:
-    """``beam_search``'s ``pat`` for a whole board: the strongest pattern databases built for its
-    shape (standard goal), with ``board``'s components; else ``_no_patterns()``."""
-    from .._kernels.bounds import H_SUM, MIRROR, ZA
+def _ranking(board: Board) -> str:
+    """The bound the beam ranks ``board`` by (standard goal): ``pdb:NAME``, the strongest pattern
+    databases built for its shape when it is searched whole (``plan`` has no lines), else ``lc``."""
     from ..heuristics import pattern_db
-    from ..heuristics.registry import kernel_heuristic
 
     h, w = board.shape
+    if plan(h, w)[0]:
+        return "lc"
     names = [name for name in pattern_db.usable(h, w, "standard") if pattern_db.is_built(name, h, w, "standard")]
-    if not names:
+    return f"pdb:{names[0]}" if names else "lc"
+
+
+def _pattern_args(board: Board) -> tuple[Any, ...]:
+    """``beam_search``'s ``pat`` for a whole board ranked by pattern databases (``_ranking``),
+    with ``board``'s components; else ``_no_patterns()``."""
+    from .._kernels.bounds import H_SUM, MIRROR, ZA
+    from ..heuristics.registry import kernel_heuristic
+
+    name = _ranking(board)
+    if name == "lc":
         return _no_patterns()
-    kh = kernel_heuristic(f"pdb:{names[0]}", h, w, "standard")
+    kh = kernel_heuristic(name, *board.shape, "standard")
     row, _ = kh.start(board)
     b = kh.bounds
     return (row[H_SUM:].copy(), bool(kh.mode & ZA), bool(kh.mode & MIRROR), b.pdb, b.pat_off, b.pat_of, b.pidx,
