@@ -7,7 +7,8 @@ Modes. A kernel is specialised for one combination of families, given by mode bi
 two bits are linear conflict's (``LC_TABLES``: line keys and tables; ``LC_LINES``: the two
 lines a move changes recomputed, for lines longer than ``MAX_TABLE_LINE``); ``WD``, ``ID``,
 ``PDB`` and ``MIRROR`` (the pattern databases looked up on the board's mirror image too) are
-the strong bounds, combined by max (``EXTENDED`` modes).
+the strong bounds, combined by max (``EXTENDED`` modes); ``ZA`` marks blank-aware pattern tables
+(two entries a placement, read by ``za_entry``).
 
 Helpers take the arrays they read one by one and return one number: a helper that received a
 whole ``Bounds`` made the IDA* search three times slower, and inline helpers that return tuples
