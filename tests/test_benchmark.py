@@ -31,3 +31,12 @@ def test_bench_with_linear_conflict_exits_0_when_every_length_is_right(capsys):
 @pytest.mark.parametrize(("text", "ids"), [("1-3,7", [1, 2, 3, 7]), ("12", [12]), (None, None)])
 def test_ids(text, ids):
     assert benchmark.parse_ids(text) == ids
+
+
+def test_a_long_instance_reports_its_progress():
+    """``on_progress`` (the command line's status line on a terminal) hears from each search while
+    it runs: Korf's #3 with linear conflict generates some 150 million nodes."""
+    seen = []
+    rows = benchmark.run("korf100", [3], heuristic="lc", out=io.StringIO(), on_progress=seen.append)
+    assert rows[0].length_ok and len(seen) >= 10
+    assert all(p.bound <= 59 for p in seen) and seen[-1].generated > seen[0].generated

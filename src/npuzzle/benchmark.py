@@ -11,14 +11,22 @@ import json
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import quote_input
 from .instances import BENCHMARK_SETS, Instance, benchmark_set
-from .search.limits import Limit, Solution
+from .search.limits import Limit, ProgressCallback, Solution
 
 if TYPE_CHECKING:
     from .search.split import Executor
+
+
+class Output(Protocol):
+    """Where a run writes its lines (a text stream)."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
 
 
 @dataclass
@@ -122,15 +130,17 @@ def run(
     timeout: float | None = None,
     repeat: int = 1,
     pruning: str = "auto",
-    out: TextIO | None = None,
+    out: Output | None = None,
     as_json: bool = False,
     executor: Executor | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> list[Row]:
     """Solve the instances, print one line each and a total (with ``as_json``, one JSON record
     each and a summary record: ``present.bench_record``); return the rows. With ``repeat``
     above 1 every instance is solved that many times and its least CPU time is kept (the
     searches are deterministic: every run finds the same solution with the same nodes). With an
-    ``executor`` (``search.split``) the instances are solved by its workers, one each."""
+    ``executor`` (``search.split``) the instances are solved by its workers, one each; else
+    ``on_progress`` is called during each search (``search.solve``)."""
     from .cluster import solve_many
     from .search import solve
 
@@ -154,7 +164,8 @@ def run(
                                method=method, heuristic=heuristic, limit=limit, pruning=pruning)
     else:
         solutions = (min((solve(inst.board, method=method, heuristic=heuristic, goal=inst.goal, limit=limit,
-                                pruning=pruning) for _ in range(max(1, repeat))), key=lambda r: r.stats.seconds)
+                                pruning=pruning, on_progress=on_progress) for _ in range(max(1, repeat))),
+                         key=lambda r: r.stats.seconds)
                      for inst in instances)
     for inst, solution in zip(instances, solutions, strict=True):
         row = Row(inst, solution, compare_nodes)

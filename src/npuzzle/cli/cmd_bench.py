@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from ..errors import NPuzzleError, quote_input
@@ -19,6 +20,7 @@ from ._options import (
     add_pruning,
     add_timeout,
 )
+from ._output import Live
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -52,12 +54,28 @@ def run(args: argparse.Namespace) -> int:
         ids = benchmark.parse_ids(args.ids, args.set)
     except ValueError as e:
         raise NPuzzleError(f"bad --ids {quote_input(args.ids)}: {e}") from None
+    live = Live(quiet=False)  # a status line on a terminal while an instance is searched
     try:
-        with workers(args.jobs, args.scheduler) as executor:
+        with workers(args.jobs, args.scheduler) as executor, live.running():
             rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout,
-                                 pruning=args.pruning, as_json=args.json, executor=executor)
+                                 pruning=args.pruning, as_json=args.json, executor=executor,
+                                 out=_ClearingOut(live), on_progress=live.callback())
     except ValueError as e:
         raise NPuzzleError(str(e)) from None
     if any(not r.solution.solved for r in rows):
         return EXIT_LIMIT
     return EXIT_OK if all(r.length_ok and r.nodes_ok is not False for r in rows) else EXIT_INPUT
+
+
+class _ClearingOut:
+    """Standard output that clears the status line before each write."""
+
+    def __init__(self, live: Live) -> None:
+        self.live = live
+
+    def write(self, text: str) -> int:
+        self.live.clear()
+        return sys.stdout.write(text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
