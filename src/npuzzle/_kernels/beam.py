@@ -83,8 +83,10 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
     ``pat``: pattern databases to rank and bound by instead (a whole board's search), or an
     empty first field: ``(comp, za, mirrored, pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx,
     mmult, mirror)``, ``comp`` the start's components from ``H_SUM`` on (``_kernels.bounds``). A
-    child's key is then its pattern-database bound (direct and mirrored, by max), updated for the
-    moved tile's pattern as IDA* does."""
+    child's key is then twice its pattern-database bound (direct and mirrored, by max; updated for
+    the moved tile's pattern as IDA* does) plus its linear-conflict count, which breaks the many
+    ties among equal bounds (Korf & Felner's 50 at 1 s: 1.0270 and 1.0254 of the optimum against
+    1.0433 and 1.0345 by the bound alone, 1.0302 and 1.0266 with four times the bound)."""
     comp0, za, mirrored, pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror = pat
     use_pdb = comp0.shape[0] > 0
     npat = (comp0.shape[0] - (H_PAT - H_SUM)) // 4
@@ -260,7 +262,7 @@ def beam_search(start, home, md, nbr, height, width, active, weight, target, zob
                 c_z[m] = child_z
                 c_lines[m, 0] = line if changed else -1
                 c_lines[m, 1] = value
-                key = hp if use_pdb else child_wd + lc_weight * child_lc
+                key = 2 * hp + child_lc if use_pdb else child_wd + lc_weight * child_lc
                 c_key[m] = key
                 if key > top:
                     top = key
