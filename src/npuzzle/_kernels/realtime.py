@@ -226,6 +226,16 @@ def free(st, i, j, klock, qlock):
 # -- the Manhattan gain of a blank move (for the greedy method) -----------------------------
 
 
+@njit(inline=True)
+def goal_cell(t, w):
+    """Goal row and column of tile t (standard goal: cell t - 1; the blank's -1 gives row -1,
+    column w - 1, as ``home`` has it). Computed, not looked up: on a million tiles a table of
+    homes is 8 MB, and each look-up of a random tile's home was a cache miss."""
+    g = t - 1
+    gr = g // w
+    return gr, g - gr * w
+
+
 @njit
 def gain(st, cells, home, i, j, d):
     """Manhattan distance gained by the tile at virtual (i, j) when the blank enters its cell
@@ -234,7 +244,7 @@ def gain(st, cells, home, i, j, d):
     t = cells[vcell(st, i, j)]
     if t == 0:
         return 0
-    gr, gc = home[2 * t], home[2 * t + 1]
+    gr, gc = goal_cell(t, st[W])
     gi, gj = (gc, gr) if st[TR] else (gr, gc)
     before = abs(i - gi) + abs(j - gj)
     after = abs(i - DI[d] - gi) + abs(j - DJ[d] - gj)
@@ -327,7 +337,7 @@ def ring_gains(st, cells, home, ti, tj, mask, pat):
             continue
         i, j = ti + RING_DI[r], tj + RING_DJ[r]
         t = cells[j * w + i if tr else i * w + j]
-        gr, gc = home[2 * t], home[2 * t + 1]
+        gr, gc = goal_cell(t, w)
         gi, gj = (gc, gr) if tr else (gr, gc)
         here = abs(i - gi) + abs(j - gj)
         for s in range(2):
