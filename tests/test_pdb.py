@@ -158,6 +158,8 @@ def test_korf_instances_with_5_5_5(korf100):
 
 def test_partitions_by_name():
     assert pattern_db.groups_for("7-8", 4, 4, "blank-first") == (tuple(range(1, 8)), tuple(range(8, 16)))
+    # the same blocks on the standard goal: the two rows with the blank's cell, then the others
+    assert pattern_db.groups_for("7-8", 4, 4, "standard") == (tuple(range(9, 16)), tuple(range(1, 9)))
     assert pattern_db.groups_for("6-6-3", 4, 4, "blank-first")[0] == (1, 2, 3)
     assert pattern_db.groups_for("6-6-3", 4, 4, "standard")[0] == (13, 14, 15)
     with pytest.raises(InvalidBoardError, match="'4-4'"):

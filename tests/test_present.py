@@ -348,6 +348,13 @@ def test_table_texts(tmp_path):
     assert present.table_info_record(infos[2])["internal"] is True
     assert present.table_info_record(infos[2])["state"] == "unchecked"
     assert present.table_list_text([], tmp_path) == f"0 tables in {tmp_path}, 0 B in all"
+    assert "superseded" not in present.table_info_record(infos[0]) and "superseded" not in lines[1]
+    # the standard goal's 7-8 as it was stored before the name meant Korf & Felner's blocks
+    old = TableKey("pdb", 4, 4, "standard", "1.2.3.4.5.6.7-8.9.10.11.12.13.14.15")
+    stale = TableInfo(tmp_path / old.filename, old, meta={"name": "7-8"}, size=288_288_576)
+    assert present.table_info_record(stale)["superseded"] is True
+    assert present.table_info_text(stale).endswith(
+        "[superseded: pdb:7-8 now means other patterns; unused, remove it by its file name]")
     assert present.table_list_text(infos[:1], tmp_path).splitlines()[0].startswith(f"1 table in {tmp_path}")
     path = tmp_path / key.filename
     assert present.pdb_built_text("3-2", 2, 3, "standard", path) == (

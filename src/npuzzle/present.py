@@ -613,6 +613,14 @@ def table_name(info: TableInfo) -> str:
     return f"{key.kind} {key.shape} --goal {key.goal} ({key.pattern})"
 
 
+def _superseded(info: TableInfo) -> bool:
+    """A pattern database stored under a partition name that now means other patterns."""
+    from .heuristics.pattern_db import superseded
+
+    name = info.meta.get("name")
+    return info.key is not None and info.key.kind == "pdb" and isinstance(name, str) and superseded(name, info.key)
+
+
 #: What makes each internal table (tables no ``tables build`` makes).
 _INTERNAL = {"bfs": "exact distances, saved by: npuzzle stats bfs {shape} --save",
              "fsm": "IDA*'s move automaton, made when first needed"}
@@ -638,6 +646,7 @@ def table_info_record(info: TableInfo) -> dict[str, Any]:
         "modified": modified,
         "state": state,
         **({"problem": info.problem} if info.problem else {}),
+        **({"superseded": True} if _superseded(info) else {}),
     }
 
 
@@ -665,6 +674,8 @@ def table_info_text(info: TableInfo) -> str:
         line += "  [internal: " + _INTERNAL[info.key.kind].format(shape=info.key.shape) + "]"
     if record["state"] == "damaged":
         line += f"  DAMAGED: {info.problem}"
+    elif record.get("superseded"):
+        line += f"  [superseded: {record['name'].split()[0]} now means other patterns; unused, remove it by its file name]"
     return line
 
 

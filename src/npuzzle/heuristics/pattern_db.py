@@ -24,8 +24,9 @@ when the two differ (``_kernels.bounds.za_entry``). Twice the memory; on Korf & 
 28% fewer nodes than the same partition without it (``docs/benchmarks.md``).
 
 Partitions by name: ``"a-b-c"`` gives patterns of a, b, c tiles taken in goal order; on the 4x4
-board ``6-6-3`` and ``5-5-5`` are blocks of the board (as in Korf & Felner's paper), ``7-8`` the
-top and bottom halves; on the 5x5 board ``6-6-6-6`` is Korf & Felner's partition into blocks of
+board ``6-6-3``, ``5-5-5`` and ``7-8`` are blocks of the board (as in Korf & Felner's paper;
+``7-8`` the two rows with the blank's goal cell and the other two, so tiles 1-7 and 8-15 on the
+blank-first goal, 9-15 and 1-8 on the standard one); on the 5x5 board ``6-6-6-6`` is Korf & Felner's partition into blocks of
 2x3 (the top-left one with the centre tile instead of the blank). All patterns of a partition
 are stored in one file of the table store
 (kind ``pdb``, the pattern field listing every pattern's tiles), built by
@@ -58,6 +59,8 @@ MAX_CELLS = 32
 # about the main diagonal, as theirs did).
 _BLOCKS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
     (4, 4): {
+        # the top two rows and the bottom two: on the standard goal, turned, tiles 9-15 and 1-8
+        "7-8": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
         "6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
         "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
     },
@@ -310,6 +313,21 @@ def table_bytes(n: int, groups: tuple[tuple[int, ...], ...], per: int = 1) -> in
 
 def table_key(name: str, height: int, width: int, goal: Goal) -> store.TableKey:
     return store.TableKey(KIND, height, width, goal, pattern_field(groups_for(name, height, width, goal)))
+
+
+def superseded(name: str, key: store.TableKey) -> bool:
+    """Whether a stored table of partition ``name`` holds other patterns than the name gives
+    now (the standard goal's ``7-8`` was tiles 1-7 and 8-15 before it became Korf & Felner's
+    blocks): searches no longer use it, and it can be removed by its file name.
+
+    >>> key = store.TableKey(KIND, 4, 4, "standard", "1.2.3.4.5.6.7-8.9.10.11.12.13.14.15")
+    >>> superseded("7-8", key), superseded("7-8", table_key("7-8", 4, 4, "standard"))
+    (True, False)
+    """
+    try:
+        return table_key(name, key.height, key.width, check_goal(key.goal)) != key
+    except (InvalidBoardError, ValueError):
+        return True
 
 
 def build_command(name: str, height: int, width: int, goal: Goal) -> str:
