@@ -675,7 +675,8 @@ def table_info_text(info: TableInfo) -> str:
     if record["state"] == "damaged":
         line += f"  DAMAGED: {info.problem}"
     elif record.get("superseded"):
-        line += f"  [superseded: {record['name'].split()[0]} now means other patterns; unused, remove it by its file name]"
+        name = record["name"].split()[0]
+        line += f"  [superseded: {name} now means other patterns; unused, remove it by its file name]"
     return line
 
 
