@@ -15,7 +15,7 @@ from npuzzle.errors import InvalidBoardError
 from npuzzle.geometry import geometry, tiles_from_directions
 from npuzzle.instances import benchmark_set, scramble
 from npuzzle.search import AUTO_BEAM_CELLS
-from npuzzle.search.beam import _no_patterns, _round, _Run, beam_solve, plan
+from npuzzle.search.beam import DONE, LINE_FAILED, _no_patterns, _round, _Run, beam_solve, plan
 from npuzzle.search.quality import proven_bound
 from npuzzle.search.realtime import realtime_array
 
@@ -85,12 +85,24 @@ def test_a_wider_round_is_still_a_solution_and_replaces_only_a_longer_answer():
     run = _Run(realtime_array(board, method="greedy"))
     lengths = [len(run.directions)]
     for width in (16, 64, 256):
-        assert _round(board, width, run, lambda: 1e9)
+        assert _round(board, width, run, lambda: 1e9) == DONE
         lengths.append(len(run.directions))
         moves = board.apply(_tiles(board, run.directions))
         assert moves.is_goal()
     assert lengths == sorted(lengths, reverse=True) and lengths[-1] < lengths[0]
     assert run.widths == [16, 64, 256]
+
+
+def test_a_line_beam_that_dies_out_leaves_the_answer_and_a_wider_round_succeeds():
+    # a narrow beam on a 22x22 board runs out of boards it has not seen on its first line
+    board = scramble(22, 22, 1, seed=3)[0]
+    run = _Run(realtime_array(board, method="greedy"))
+    before = run.directions.copy()
+    assert _round(board, 32, run, lambda: 1e9) == LINE_FAILED
+    assert np.array_equal(run.directions, before) and run.widths == []
+    assert _round(board, 128, run, lambda: 1e9) == DONE
+    assert len(run.directions) < 0.85 * len(before) and run.widths == [128]
+    assert board.apply(_tiles(board, run.directions)).is_goal()
 
 
 def _tiles(board: Board, directions: np.ndarray) -> tuple[int, ...]:
@@ -149,8 +161,10 @@ def test_the_kernel_reaches_a_lines_goal_without_leaving_its_region():
 def test_auto_uses_the_beam_beyond_4x4_and_real_time_beyond_its_size():
     assert solve(scramble(5, 5, 1, seed=1)[0], budget=0.2).method == "beam"
     assert solve(scramble(3, 6, 1, seed=1)[0], budget=0.2).method == "beam"
-    big = scramble(21, 21, 1, seed=1)[0]
+    big = scramble(25, 25, 1, seed=1)[0]
     assert big.size > AUTO_BEAM_CELLS and solve(big).method == "realtime-greedy"
+    assert solve(big, budget=0.2).method == "beam"  # up to 32x32 when a budget is given
+    assert solve(scramble(33, 33, 1, seed=1)[0], budget=0.2).method == "realtime-greedy"
     assert solve(scramble(4, 4, 1, seed=1)[0]).optimal  # 4x4 stays optimal
     assert solve(scramble(4, 4, 1, seed=1)[0], budget=0.2).method == "beam"  # a budget asks for the beam
 

@@ -91,7 +91,7 @@ def solve(
     ``goal`` and return the ``Solution``, its moves replayed and checked.
 
     - ``method``: ``auto`` (a saved BFS table, else IDA* up to 16 cells, else the beam search up
-      to 400 cells within ``budget`` CPU seconds, default 1, else real time), ``idastar``,
+      to 576 cells (1,024 with a ``budget``) within ``budget`` CPU seconds, default 1, else real time), ``idastar``,
       ``astar``, ``beam`` or ``realtime``; answers not proven optimal carry a proven
       ``lower_bound`` and their ``ratio`` to it;
     - ``heuristic``: ``auto`` (the strongest bound ready), ``manhattan``, ``lc``, ``wd``, ``id``,

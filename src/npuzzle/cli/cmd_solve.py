@@ -60,8 +60,8 @@ EPILOG = """examples:
 
 """ + NOTATION_HELP + """
 methods:
-  auto      a saved BFS table if there is one; IDA* (optimal) up to 16 cells; beam up to 400
-            cells (20x20); real time beyond
+  auto      a saved BFS table if there is one; IDA* (optimal) up to 16 cells; beam up to 576
+            cells (24x24; 32x32 with --budget); real time beyond
   idastar   iterative-deepening A*: optimal, little memory (Korf 1985)
   astar     A*: optimal, or with --weight W > 1 at most W times the optimum, faster
   beam      the shortest answer a beam search finds within --budget seconds (default 1), with

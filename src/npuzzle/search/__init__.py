@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 
 #: ``method="auto"`` solves boards of up to this many cells optimally (IDA*), ...
 AUTO_OPTIMAL_CELLS = 16
-#: ... boards of up to this many by the beam search within its time budget, larger ones in real time.
-AUTO_BEAM_CELLS = 400
+#: ... boards of up to this many by the beam search within its time budget (and, when a budget is
+#: given, up to the beam's own limit, 32x32: larger boards need more than the default second),
+#: larger ones in real time.
+AUTO_BEAM_CELLS = 576
 
 
 def solve(
@@ -60,8 +62,9 @@ def solve(
 
     ``method="auto"`` picks the best method for the board: a saved BFS distance table answers at
     once (see ``npuzzle stats bfs --save``); boards of up to 16 cells are solved optimally by
-    IDA*, up to 400 by the beam search (the shortest answer it finds in ``budget`` CPU seconds,
-    default 1), larger ones in real time (ask for ``idastar`` or ``astar`` to get optimal ones).
+    IDA*, up to 576 (24x24; 1,024 with a ``budget``) by the beam search (the shortest answer it
+    finds in ``budget`` CPU seconds, default 1), larger ones in real time (ask for ``idastar`` or
+    ``astar`` to get optimal ones).
     ``heuristic="auto"`` is the strongest lower bound available without a long build (see
     ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``
@@ -172,7 +175,11 @@ def _auto_method(board: Board, request: Request) -> str:
         return "astar"
     if board.size <= AUTO_OPTIMAL_CELLS and request.budget is None:
         return "idastar"
-    return "beam" if board.size <= AUTO_BEAM_CELLS else "realtime"
+    from .beam import MAX_CELLS as BEAM_CELLS
+
+    if board.size <= AUTO_BEAM_CELLS or (request.budget is not None and board.size <= BEAM_CELLS):
+        return "beam"
+    return "realtime"
 
 
 @contextmanager

@@ -59,6 +59,11 @@ LINE_WEIGHT = 3
 LINE_LC_WEIGHT = 2
 #: Beam width of the first round; a reduced board's last region gets a beam ``FINAL_FACTOR`` wider.
 FIRST_WIDTH = 32
+#: ... and on boards of more than ``WIDE_CELLS`` cells, where beams of 32 mostly die out on a line
+#: or end longer than the real-time answer (three 22x22 and three 24x24 boards: width 32 improved
+#: one of six, width 128 all six, from 3.2 to 2.3-2.5 times the Manhattan distance).
+WIDE_FIRST_WIDTH = 128
+WIDE_CELLS = 256
 FINAL_FACTOR = 2
 #: Each round is this many times as wide as the last, while it fits in the budget (4 gives
 #: shorter answers than 2 in the same budget: the last round gets more of it).
@@ -76,8 +81,14 @@ MAX_WIDTH = 1 << 20
 MAX_MEMORY = 1536 << 20
 #: Largest board the beam search takes.
 MAX_CELLS = 1024
-#: Longest line beam: a line's tiles are placed in far fewer moves (a guard, not a limit).
+#: Longest line beam, per cell of the board: a line's tiles are placed in far fewer moves (a
+#: guard, not a limit; a frame of a 30x30 board takes some 8,000).
+LINE_DEPTH_PER_CELL = 40
+#: ... and at least this long.
 LINE_DEPTH = 4000
+#: ``_round``'s outcomes: an answer (kept if shorter), out of time, or a line's beam that died
+#: out (every child a board it had seen: narrow beams on boards above 20x20; a wider one may not).
+DONE, OUT_OF_TIME, LINE_FAILED = range(3)
 
 
 @dataclasses.dataclass
@@ -145,18 +156,20 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float = DEFAULT
     bound = proven_bound(board, goal)
     work = board.converted() if goal == "blank-first" else board  # the same board for the standard goal
     run = _Run(realtime_array(work, method="greedy"))
-    width = FIRST_WIDTH
+    width = WIDE_FIRST_WIDTH if board.size > WIDE_CELLS else FIRST_WIDTH
     while len(run.directions) > bound and width <= MAX_WIDTH:
         started = clock.cpu()
-        finished = _round(work, width, run, lambda: deadline - clock.cpu())
+        outcome = _round(work, width, run, lambda: deadline - clock.cpu())
         if on_progress is not None:
             on_progress(Progress(bound, run.generated, clock.wall(), clock.cpu()))
+        if outcome == OUT_OF_TIME:
+            break
         per_width = max(clock.cpu() - started, 1e-6) / width
         left = deadline - clock.cpu()
         # a wider round costs more per unit of width (its arrays fit the caches less): a margin
-        if not finished or left < 1.3 * per_width * RAMP * width:  # the next would not fit: the widest that does
+        if left < 1.3 * per_width * RAMP * width:  # the next would not fit: the widest that does
             wider = int(left / (1.3 * per_width))
-            if not finished or wider <= width:
+            if wider <= width:
                 break
             width = wider
         else:
@@ -203,11 +216,11 @@ def plan(height: int, width: int) -> tuple[list[list[int]], tuple[int, int]]:
     return lines, (top, left)
 
 
-def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]) -> bool:
+def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]) -> int:
     """One round with line beams of ``width`` (the last region's beam ``FINAL_FACTOR`` wider);
-    the answer replaces ``run``'s if shorter. False if it stopped short: out of time (each beam
-    gets a node cap from the time left and the speed measured so far), or a line's beam that
-    found nothing."""
+    the answer replaces ``run``'s if shorter. ``DONE``, or where it stopped short: ``OUT_OF_TIME``
+    (each beam gets a node cap from the time left and the speed measured so far) or
+    ``LINE_FAILED`` (a line's beam that found nothing)."""
     from .._kernels.beam import FOUND, NODE_CAP, beam_search
 
     h, w, n = work.height, work.width, work.size
@@ -226,7 +239,7 @@ def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]
             beam, lc_weight = min(MAX_WIDTH * FINAL_FACTOR, width * (FINAL_FACTOR if lines else 1)), LC_WEIGHT
             max_depth = len(run.directions) - 1 - sum(len(s) for s in steps)
         else:
-            beam, lc_weight, max_depth = width, LINE_LC_WEIGHT, LINE_DEPTH
+            beam, lc_weight, max_depth = width, LINE_LC_WEIGHT, max(LINE_DEPTH, LINE_DEPTH_PER_CELL * n)
             target[:] = 0
             target[np.asarray(line) + 1] = 1  # the tiles whose goal cells the line holds
             weights[target == 1] = LINE_WEIGHT
@@ -234,13 +247,13 @@ def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]
             keys = keys.reshape(-1)
         if max_depth <= 0:  # the lines alone are as long as the best answer
             run.widths.append(width)
-            return True
+            return DONE
         beam = min(beam, _widest(n, max_depth))
         path, stats = np.zeros(max_depth + 1, np.int8), np.zeros(3, np.int64)
         bits = max(12, ((FINAL_SEEN_FACTOR if final else SEEN_FACTOR) * beam - 1).bit_length())
         time_left = seconds_left()
         if time_left <= 0:
-            return False
+            return OUT_OF_TIME
         cap = int(0.9 * time_left * run.rate) if run.rate else 1 << 62
         started = time.process_time()
         status, length = beam_search(tiles, g.home, g.md, g.nbr, h, w, active, weights, target, keys, lc_weight,
@@ -248,11 +261,12 @@ def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]
                                      _pattern_args(work) if final and not lines else _no_patterns())
         run.measure(int(stats[0]), int(stats[1]), time.process_time() - started)
         if status == NODE_CAP:
-            return False
+            return OUT_OF_TIME
         if status != FOUND:  # the last region: nothing shorter through these lines; a line: stop
             if final:
                 run.widths.append(width)
-            return final
+                return DONE
+            return LINE_FAILED
         steps.append(path[:length].astype(np.uint8))
         tiles = _played(tiles, w, steps[-1])
         if not final:
@@ -262,7 +276,7 @@ def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]
     found = np.concatenate(steps) if steps else np.zeros(0, np.uint8)
     if len(found) < len(run.directions):
         run.directions = found
-    return True
+    return DONE
 
 
 def _no_patterns() -> tuple[Any, ...]:
