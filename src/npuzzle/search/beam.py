@@ -265,8 +265,7 @@ def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]
         if status != FOUND:  # the last region: nothing shorter through these lines; a line: stop
             if final:
                 run.widths.append(width)
-                return DONE
-            return LINE_FAILED
+            return DONE if final else LINE_FAILED
         steps.append(path[:length].astype(np.uint8))
         tiles = _played(tiles, w, steps[-1])
         if not final:
