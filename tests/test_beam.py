@@ -164,7 +164,8 @@ def test_auto_uses_the_beam_beyond_4x4_and_real_time_beyond_its_size():
     big = scramble(25, 25, 1, seed=1)[0]
     assert big.size > AUTO_BEAM_CELLS and solve(big).method == "realtime-greedy"
     assert solve(big, budget=0.2).method == "beam"  # up to 32x32 when a budget is given
-    assert solve(scramble(33, 33, 1, seed=1)[0], budget=0.2).method == "realtime-greedy"
+    with pytest.raises(InvalidBoardError, match="at most 1,024 cells; a 33x33 board is solved in real time"):
+        solve(scramble(33, 33, 1, seed=1)[0], budget=0.2)  # a budget it would not use
     assert solve(scramble(4, 4, 1, seed=1)[0]).optimal  # 4x4 stays optimal
     assert solve(scramble(4, 4, 1, seed=1)[0], budget=0.2).method == "beam"  # a budget asks for the beam
 

@@ -195,6 +195,11 @@ def test_realtime_count_and_moves_out(capsys, tmp_path):
     assert status == 0 and len(letters) == written["moves"] == counted["moves"]
     assert parse_position(position).apply(letters).is_goal()
     assert run(capsys, "solve", position, "--method", "idastar", "--count-only")[0] == 1
+    status, _, err = run(capsys, "solve", position, "--count-only", "--budget", "5")
+    assert status == 1 and "--budget does not apply" in err
+    big = run(capsys, "scramble", "--shape", "33x33", "--seed", "1")[1].strip()
+    status, _, err = run(capsys, "solve", big, "--budget", "5")
+    assert status != 0 and "a 33x33 board is solved in real time: leave out --budget" in err
 
 
 def test_astar_weight_and_memory_limit(capsys):

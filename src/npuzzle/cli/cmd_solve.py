@@ -124,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
     streaming = args.count_only or args.moves_out is not None
     if streaming and args.method not in ("auto", "realtime"):
         raise NPuzzleError("--count-only and --moves-out go with --method realtime")
+    if streaming and args.budget is not None:
+        raise NPuzzleError("--count-only and --moves-out solve in real time: --budget does not apply")
     limit = Limit(timeout=args.timeout, max_nodes=args.max_nodes, max_memory=args.max_memory)
     goal = _goal(args, streaming)
     entries = read_entries(args)

@@ -179,6 +179,10 @@ def _auto_method(board: Board, request: Request) -> str:
 
     if board.size <= AUTO_BEAM_CELLS or (request.budget is not None and board.size <= BEAM_CELLS):
         return "beam"
+    if request.budget is not None:
+        raise InvalidBoardError(
+            f"--budget applies to the beam search, which takes boards of at most {BEAM_CELLS:,} cells; a "
+            f"{board.height}x{board.width} board is solved in real time: leave out --budget")
     return "realtime"
 
 
