@@ -90,7 +90,8 @@ def add(sub: Subparsers) -> None:
                    help="weighted A* (f = g + W*h): solutions at most W times the optimum")
     p.add_argument("--budget", type=budget_arg, metavar="SECONDS",
                    help="the beam search's CPU time (default 1, at most 3600): it answers with the "
-                   "shortest solution found in that time; with --method auto beyond 4x4, or --method beam")
+                   "shortest solution found in that time; with --method auto beyond 4x4 (up to 32x32), or "
+                   "--method beam")
     p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
                    help="for --method realtime: greedy (about 20%% fewer moves, default) or parberry "
                    "(Parberry's algorithm as published; about 5x faster on a million tiles)")
