@@ -14,13 +14,8 @@ import time
 
 from npuzzle import Board
 from npuzzle.instances import parberry_worst, random_board
-from npuzzle.search.realtime import (
-    REALTIME_METHODS,
-    parberry_bound,
-    realtime_count,
-    realtime_packed,
-    realtime_report,
-)
+from npuzzle.search.realtime import parberry_bound, realtime_count, realtime_packed, realtime_report
+from npuzzle.search.registry import REALTIME_METHODS
 
 
 def main(argv: list[str] | None = None) -> int:

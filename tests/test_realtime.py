@@ -216,3 +216,47 @@ def test_bulk_steps_equal_step_by_step(shape):
             assert m.finished
         assert np.array_equal(moves[0], moves[1])
         replay_directions(board, moves[0])
+
+
+@pytest.mark.parametrize("transposed", [0, 1])
+def test_the_greedy_walk_is_the_monotone_path_whose_tiles_gain_most(transposed):
+    """``best_staircase`` against every monotone path of small rectangles (exact), and on a large
+    one its first 32 steps against every other way of taking 32 monotone steps there."""
+    from npuzzle._kernels import realtime as k
+
+    rng = np.random.default_rng(7 + transposed)
+    h, w = 9, 11
+    cells = rng.permutation(h * w).astype(np.int32)
+    st = np.zeros(k.STATE_SIZE, np.int64)
+    st[k.H], st[k.W], st[k.TR] = h, w, transposed
+    home = np.zeros(1, np.int32)
+
+    def walked(bi, bj, steps):  # the gains of virtual steps, the cells ahead untouched
+        total = 0
+        for d in steps:
+            bi, bj = bi + k.DI[d], bj + k.DJ[d]
+            total += k.gain(st, cells, home, bi, bj, d)
+        return total
+
+    vh, vw = (w, h) if transposed else (h, w)
+    for bi, bj, xi, xj in ((1, 1, 5, 6), (vh - 1, vw - 2, 2, 1), (4, 0, 0, 4)):
+        a, b = abs(xi - bi), abs(xj - bj)
+        vd, hd = (k.DOWN if xi > bi else k.UP), (k.RIGHT if xj > bj else k.LEFT)
+        pat = np.zeros(k.PAT_SIZE, np.int64)
+        n = k.best_staircase(st, cells, pat, bi, bj, a, b, vd, hd)
+        assert n == a + b
+        got = walked(bi, bj, pat[:n] ^ transposed)  # pat holds real directions
+        best = max(walked(bi, bj, [vd if c in rows else hd for c in range(a + b)])
+                   for rows in map(set, itertools.combinations(range(a + b), a)))
+        assert got == best
+    # a rectangle of more than WALK_CELLS cells: the best first 32 steps, planned again later
+    big = 200
+    cells = rng.permutation(big * big).astype(np.int32)
+    st[k.H], st[k.W] = big, big
+    pat = np.zeros(k.PAT_SIZE, np.int64)
+    assert (big - 1) ** 2 > k.WALK_CELLS
+    n = k.best_staircase(st, cells, pat, 0, 0, big - 1, big - 1, k.DOWN, k.RIGHT)
+    assert n == k.PATTERN_SIZE and set((pat[:n] ^ transposed).tolist()) <= {k.DOWN, k.RIGHT}
+    got = walked(0, 0, pat[:n] ^ transposed)
+    assert all(walked(0, 0, [k.DOWN] * downs + [k.RIGHT] * (n - downs)) <= got for downs in range(n + 1))
+    assert all(walked(0, 0, rng.choice([k.DOWN, k.RIGHT], size=n)) <= got for _ in range(500))

@@ -39,8 +39,8 @@ once per run of steps instead of once per step).
 Methods: 0 ``parberry`` (the choices above: the shortest walk around T, ties to the vertical
 move and the clockwise arc), 1 ``greedy`` (the same plan, but the walk around T and the move of
 T are chosen to maximise ``WEIGHT/100`` times the Manhattan distance the displaced tiles gain,
-minus the moves spent, and the blank's walk to T is a staircase whose every step takes the
-direction whose tile gains most).
+minus the moves spent, and the blank's walk to T is the monotone path whose displaced tiles
+gain most in all, found by a dynamic programme over the rectangle it crosses: ``best_staircase``).
 
 Blank directions: 0 up, 1 left, 2 right, 3 down (``3 - d`` undoes ``d``).
 """
@@ -62,9 +62,15 @@ P_NEXT, P_TILE, P_A, P_B, P_FIN, P_TRAP, P_TABLE, P_DONE = range(8)
 ERR_NONE, ERR_STUCK, ERR_TABLE = 0, 1, 2
 
 PATTERN_SIZE = 32
-# ``pat`` holds the segment's pattern, then 16 scratch slots for the ring's gains.
-GAINS = PATTERN_SIZE
-PAT_SIZE = PATTERN_SIZE + 16
+#: A greedy walk of the blank is planned whole when the rectangle it crosses has at most this
+#: many cells (one dynamic programme, exact), else ``PATTERN_SIZE`` steps at a time.
+WALK_CELLS = 16384
+#: ``pat`` holds the segment's pattern (a whole walk, at most ``WALK_CELLS / 2`` steps), then 16
+#: scratch slots for the ring's gains.
+#: ... and a larger one ``WALK_WINDOW`` steps at a time (the best of those steps' paths).
+WALK_WINDOW = 32
+GAINS = max(WALK_CELLS // 2, WALK_WINDOW, PATTERN_SIZE)
+PAT_SIZE = GAINS + 16
 DI = np.array([-1, 0, 0, 1], dtype=np.int64)
 DJ = np.array([0, -1, 1, 0], dtype=np.int64)
 # The ring of 8 neighbours of a tile, in cyclic order, and the index of each offset in it.
@@ -269,29 +275,72 @@ def seg_run(st, pat, vd, count):
     seg_set(st, pat, 1, count)
 
 
+@njit(inline=True)
+def step_gains(st, cells, i, j, vd, hd):
+    """What the tile at virtual (i, j) gains in Manhattan distance when the blank enters its cell
+    in virtual direction ``vd`` (a vertical one), and in ``hd`` (a horizontal one)."""
+    t = cells[vcell(st, i, j)]
+    if t == 0:
+        return 0, 0
+    gr, gc = goal_cell(t, st[W])
+    gi, gj = (gc, gr) if st[TR] else (gr, gc)
+    here = abs(i - gi) + abs(j - gj)
+    return here - abs(i - DI[vd] - gi) - abs(j - gj), here - abs(i - gi) - abs(j - DJ[hd] - gj)
+
+
+@njit
+def best_staircase(st, cells, pat, bi, bj, a, b, vd, hd):
+    """The blank's monotone walk from (bi, bj) over ``a`` rows and ``b`` columns (directions
+    ``vd``, ``hd``) whose displaced tiles gain most Manhattan distance in all, into ``pat``; its
+    length. The tiles ahead are not yet disturbed, so every gain is exact, and a dynamic
+    programme over the rectangle finds the best walk when it has at most ``WALK_CELLS`` cells;
+    a larger one gets the best first ``PATTERN_SIZE`` steps (over the cells they can reach),
+    the rest planned again from there."""
+    k_max = a + b if (a + 1) * (b + 1) <= WALK_CELLS else min(a + b, WALK_WINDOW)
+    ua = min(a, k_max)
+    vb = min(b, k_max)
+    best = np.empty((ua + 1, vb + 1), np.int64)
+    vertical = np.empty((ua + 1, vb + 1), np.bool_)  # the best walk to the cell ends with a vertical step
+    best[0, 0] = 0
+    end_u, end_v, end_score = 0, 0, -(1 << 40)
+    for u in range(ua + 1):
+        i = bi + u * DI[vd]
+        for v in range(min(vb, k_max - u) + 1):
+            if u == 0 and v == 0:
+                continue
+            gv, gh = step_gains(st, cells, i, bj + v * DJ[hd], vd, hd)
+            if v == 0 or (u > 0 and best[u - 1, v] + gv >= best[u, v - 1] + gh):
+                best[u, v] = best[u - 1, v] + gv
+                vertical[u, v] = True
+            else:
+                best[u, v] = best[u, v - 1] + gh
+                vertical[u, v] = False
+            if u + v == k_max and best[u, v] > end_score:
+                end_u, end_v, end_score = u, v, best[u, v]
+    u, v = end_u, end_v
+    for k in range(k_max - 1, -1, -1):  # back from the end
+        d = vd if vertical[u, v] else hd
+        if vertical[u, v]:
+            u -= 1
+        else:
+            v -= 1
+        pat[k] = d ^ 1 if st[TR] else d
+    return k_max
+
+
 @njit
 def plan_walk(st, cells, home, pat, bi, bj, xi, xj, horizontal_first):
     """Plan the blank's L-shaped walk from (bi, bj) toward (xi, xj): its first leg, as a run.
 
     The greedy method, while both cells lie below row vr0 (every monotone path between them is
-    then free, the caller having checked that T is outside their rectangle), walks a staircase
-    instead, each step in whichever useful direction moves its tile most toward home (up to
-    ``PATTERN_SIZE`` steps; the tiles ahead are not yet disturbed, so the gains are exact).
+    then free, the caller having checked that T is outside their rectangle), walks the monotone
+    path whose displaced tiles gain most instead (``best_staircase``).
     """
     vd = DOWN if xi > bi else UP
     hd = RIGHT if xj > bj else LEFT
     hv, wv, vr0, vc0 = vdims(st)
     if st[METHOD] == 1 and bi != xi and bj != xj and bi > vr0 and xi > vr0:
-        n = 0
-        while bi != xi and bj != xj and n < PATTERN_SIZE:
-            if gain(st, cells, home, bi, bj + DJ[hd], hd) > gain(st, cells, home, bi + DI[vd], bj, vd):
-                d = hd
-                bj += DJ[hd]
-            else:
-                d = vd
-                bi += DI[vd]
-            pat[n] = d ^ 1 if st[TR] else d
-            n += 1
+        n = best_staircase(st, cells, pat, bi, bj, abs(xi - bi), abs(xj - bj), vd, hd)
         seg_set(st, pat, n, 1)
     elif bi == xi or (bj != xj and horizontal_first):
         seg_run(st, pat, hd, abs(xj - bj))

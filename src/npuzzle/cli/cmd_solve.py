@@ -93,7 +93,7 @@ def add(sub: Subparsers) -> None:
                    "shortest solution found in that time; with --method auto beyond 4x4 (up to 32x32), or "
                    "--method beam")
     p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
-                   help="for --method realtime: greedy (about 20%% fewer moves, default) or parberry "
+                   help="for --method realtime: greedy (about 25%% fewer moves, default) or parberry "
                    "(Parberry's algorithm as published; about 5x faster on a million tiles)")
     add_timeout(p, "stop a search after this many seconds (wall clock), exit status 3")
     p.add_argument("--max-nodes", type=positive_int, metavar="N",
