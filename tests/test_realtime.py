@@ -248,7 +248,7 @@ def test_the_greedy_walk_is_the_monotone_path_whose_tiles_gain_most(transposed):
         got = walked(bi, bj, pat[:n] ^ transposed)  # pat holds real directions
         best = max(walked(bi, bj, [vd if c in rows else hd for c in range(a + b)])
                    for rows in map(set, itertools.combinations(range(a + b), a)))
-        assert got == best
+        assert got == best == k.staircase_gain(st, cells, bi, bj, a, b, vd, hd)
     # a rectangle of more than WALK_CELLS cells: the best first 32 steps, planned again later
     big = 200
     cells = rng.permutation(big * big).astype(np.int32)

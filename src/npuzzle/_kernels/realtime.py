@@ -69,6 +69,11 @@ WALK_CELLS = 16384
 #: scratch slots for the ring's gains.
 #: ... and a larger one ``WALK_WINDOW`` steps at a time (the best of those steps' paths).
 WALK_WINDOW = 32
+#: Of the two sides of the tile a walk may end at, the greedy method takes the one whose ring
+#: walk is shorter, or, when the walks' rectangles have at most this many cells, whose ring walk
+#: and walk score best together (100x100: 2.953 x MD against 2.968, for the same time; up to
+#: 1,024 cells 2.948 for 15% more).
+SIDE_CELLS = 256
 GAINS = max(WALK_CELLS // 2, WALK_WINDOW, PATTERN_SIZE)
 PAT_SIZE = GAINS + 16
 DI = np.array([-1, 0, 0, 1], dtype=np.int64)
@@ -286,6 +291,25 @@ def step_gains(st, cells, i, j, vd, hd):
     gi, gj = (gc, gr) if st[TR] else (gr, gc)
     here = abs(i - gi) + abs(j - gj)
     return here - abs(i - DI[vd] - gi) - abs(j - gj), here - abs(i - gi) - abs(j - DJ[hd] - gj)
+
+
+@njit
+def staircase_gain(st, cells, bi, bj, a, b, vd, hd):
+    """What the displaced tiles gain on the best monotone walk over the whole rectangle (the
+    score of ``best_staircase``'s walk, one row of the programme kept)."""
+    best = np.empty(b + 1, np.int64)
+    for u in range(a + 1):
+        i = bi + u * DI[vd]
+        for v in range(b + 1):
+            if u == 0 and v == 0:
+                best[0] = 0
+                continue
+            gv, gh = step_gains(st, cells, i, bj + v * DJ[hd], vd, hd)
+            if v == 0 or (u > 0 and best[v] + gv >= best[v - 1] + gh):
+                best[v] = best[v] + gv
+            else:
+                best[v] = best[v - 1] + gh
+    return best[b]
 
 
 @njit
@@ -572,17 +596,23 @@ def plan_tile(st, cells, home, pos, pat, tile, di, dj):
     else:
         mask = ring_mask(st, ti, tj, klock, qlock)
     if max(abs(bi - ti), abs(bj - tj)) > 1:
-        # Walk to a free side of T that faces the blank, preferring one T wants to move to.
-        best_i, best_j, best_score = -1, -1, 100
+        # Walk to a free side of T that faces the blank, preferring one T wants to move to (and,
+        # for a short greedy walk, one whose walk gains more: ``SIDE_CELLS``).
+        best_i, best_j, best_score = -1, -1, 1 << 40
         for f in range(4):
             facing = (f == UP and bi < ti) or (f == DOWN and bi > ti) or (f == LEFT and bj < tj) or (
                 f == RIGHT and bj > tj
             )
             r = ring_index(DI[f], DJ[f])
             if facing and (mask >> r) & 1:
-                score = min(ring_cost(mask, r, vert), ring_cost(mask, r, horiz))
+                score = 100 * min(ring_cost(mask, r, vert), ring_cost(mask, r, horiz))
+                xi, xj = ti + DI[f], tj + DJ[f]
+                if st[METHOD] == 1 and bi != xi and bj != xj and bi > vr0 and xi > vr0 and (
+                        (abs(xi - bi) + 1) * (abs(xj - bj) + 1) <= SIDE_CELLS):
+                    score -= st[WEIGHT] * staircase_gain(st, cells, bi, bj, abs(xi - bi), abs(xj - bj),
+                                                         DOWN if xi > bi else UP, RIGHT if xj > bj else LEFT)
                 if score < best_score:
-                    best_i, best_j, best_score = ti + DI[f], tj + DJ[f], score
+                    best_i, best_j, best_score = xi, xj, score
         if best_i < 0:
             st[ERROR] = ERR_STUCK
             return False
