@@ -333,13 +333,15 @@ def best_staircase(st, cells, pat, bi, bj, a, b, vd, hd):
             if u == 0 and v == 0:
                 continue
             gv, gh = step_gains(st, cells, i, bj + v * DJ[hd], vd, hd)
-            if v == 0 or (u > 0 and best[u - 1, v] + gv >= best[u, v - 1] + gh):
+            # ties: the walk's later steps horizontal, its earlier ones vertical (100x100 seeds
+            # 6-15: 2.935 x MD against 2.952 the other way; 50x50 and 300x300 alike)
+            if v == 0 or (u > 0 and best[u - 1, v] + gv > best[u, v - 1] + gh):
                 best[u, v] = best[u - 1, v] + gv
                 vertical[u, v] = True
             else:
                 best[u, v] = best[u, v - 1] + gh
                 vertical[u, v] = False
-            if u + v == k_max and best[u, v] > end_score:
+            if u + v == k_max and best[u, v] >= end_score:  # ties: the most vertical steps
                 end_u, end_v, end_score = u, v, best[u, v]
     u, v = end_u, end_v
     for k in range(k_max - 1, -1, -1):  # back from the end
