@@ -229,13 +229,13 @@ def test_the_greedy_walk_is_the_monotone_path_whose_tiles_gain_most(transposed):
     cells = rng.permutation(h * w).astype(np.int32)
     st = np.zeros(k.STATE_SIZE, np.int64)
     st[k.H], st[k.W], st[k.TR] = h, w, transposed
-    home = np.zeros(1, np.int32)
-
     def walked(bi, bj, steps):  # the gains of virtual steps, the cells ahead untouched
         total = 0
         for d in steps:
             bi, bj = bi + k.DI[d], bj + k.DJ[d]
-            total += k.gain(st, cells, home, bi, bj, d)
+            vertical, horizontal = k.step_gains(st, cells, bi, bj, d if d in (k.UP, k.DOWN) else k.DOWN,
+                                                d if d in (k.LEFT, k.RIGHT) else k.RIGHT)
+            total += vertical if d in (k.UP, k.DOWN) else horizontal
         return total
 
     vh, vw = (w, h) if transposed else (h, w)

@@ -63,10 +63,8 @@ ERR_NONE, ERR_STUCK, ERR_TABLE = 0, 1, 2
 
 PATTERN_SIZE = 32
 #: A greedy walk of the blank is planned whole when the rectangle it crosses has at most this
-#: many cells (one dynamic programme, exact), else ``PATTERN_SIZE`` steps at a time.
+#: many cells (one dynamic programme, exact), ...
 WALK_CELLS = 16384
-#: ``pat`` holds the segment's pattern (a whole walk, at most ``WALK_CELLS / 2`` steps), then 16
-#: scratch slots for the ring's gains.
 #: ... and a larger one ``WALK_WINDOW`` steps at a time (the best of those steps' paths).
 WALK_WINDOW = 32
 #: Of the two sides of the tile a walk may end at, the greedy method takes the one whose ring
@@ -74,6 +72,8 @@ WALK_WINDOW = 32
 #: and walk score best together (100x100: 2.953 x MD against 2.968, for the same time; up to
 #: 1,024 cells 2.948 for 15% more).
 SIDE_CELLS = 256
+#: ``pat`` holds the segment's pattern (at most a whole walk: ``WALK_CELLS / 2`` steps), then 16
+#: scratch slots for the ring's gains.
 GAINS = max(WALK_CELLS // 2, WALK_WINDOW, PATTERN_SIZE)
 PAT_SIZE = GAINS + 16
 DI = np.array([-1, 0, 0, 1], dtype=np.int64)
@@ -247,21 +247,6 @@ def goal_cell(t, w):
     return gr, g - gr * w
 
 
-@njit
-def gain(st, cells, home, i, j, d):
-    """Manhattan distance gained by the tile at virtual (i, j) when the blank enters its cell
-    moving in virtual direction ``d`` (the tile moves the other way). ``home[2t]``,
-    ``home[2t+1]``: the goal row and column of tile t."""
-    t = cells[vcell(st, i, j)]
-    if t == 0:
-        return 0
-    gr, gc = goal_cell(t, st[W])
-    gi, gj = (gc, gr) if st[TR] else (gr, gc)
-    before = abs(i - gi) + abs(j - gj)
-    after = abs(i - DI[d] - gi) + abs(j - DJ[d] - gj)
-    return before - after
-
-
 # -- segments ---------------------------------------------------------------------------------
 
 
@@ -293,38 +278,25 @@ def step_gains(st, cells, i, j, vd, hd):
     return here - abs(i - DI[vd] - gi) - abs(j - gj), here - abs(i - gi) - abs(j - DJ[hd] - gj)
 
 
-@njit
-def staircase_gain(st, cells, bi, bj, a, b, vd, hd):
-    """What the displaced tiles gain on the best monotone walk over the whole rectangle (the
-    score of ``best_staircase``'s walk, one row of the programme kept)."""
-    best = np.empty(b + 1, np.int64)
-    for u in range(a + 1):
-        i = bi + u * DI[vd]
-        for v in range(b + 1):
-            if u == 0 and v == 0:
-                best[0] = 0
-                continue
-            gv, gh = step_gains(st, cells, i, bj + v * DJ[hd], vd, hd)
-            if v == 0 or (u > 0 and best[v] + gv >= best[v - 1] + gh):
-                best[v] = best[v] + gv
-            else:
-                best[v] = best[v - 1] + gh
-    return best[b]
+@njit(inline=True)
+def staircase_walk(st, bi, bj, xi, xj):
+    """Whether the greedy method's walk of the blank from (bi, bj) to (xi, xj) is a staircase
+    (``best_staircase``): both cells below row vr0 (every monotone path between them is then
+    free) and in different rows and columns."""
+    vr0 = vdims(st)[2]
+    return st[METHOD] == 1 and bi != xi and bj != xj and bi > vr0 and xi > vr0
 
 
 @njit
-def best_staircase(st, cells, pat, bi, bj, a, b, vd, hd):
-    """The blank's monotone walk from (bi, bj) over ``a`` rows and ``b`` columns (directions
-    ``vd``, ``hd``) whose displaced tiles gain most Manhattan distance in all, into ``pat``; its
-    length. The tiles ahead are not yet disturbed, so every gain is exact, and a dynamic
-    programme over the rectangle finds the best walk when it has at most ``WALK_CELLS`` cells;
-    a larger one gets the best first ``PATTERN_SIZE`` steps (over the cells they can reach),
-    the rest planned again from there."""
-    k_max = a + b if (a + 1) * (b + 1) <= WALK_CELLS else min(a + b, WALK_WINDOW)
+def staircase_table(st, cells, bi, bj, a, b, vd, hd, k_max):
+    """The dynamic programme over the walks of ``k_max`` monotone steps from (bi, bj) within ``a``
+    rows and ``b`` columns (directions ``vd``, ``hd``): per cell the most the displaced tiles can
+    gain on the way there and whether that walk's last step is vertical; and the end of the best
+    walk and its gain. The tiles ahead are not yet disturbed, so every gain is exact."""
     ua = min(a, k_max)
     vb = min(b, k_max)
     best = np.empty((ua + 1, vb + 1), np.int64)
-    vertical = np.empty((ua + 1, vb + 1), np.bool_)  # the best walk to the cell ends with a vertical step
+    vertical = np.empty((ua + 1, vb + 1), np.bool_)
     best[0, 0] = 0
     end_u, end_v, end_score = 0, 0, -(1 << 40)
     for u in range(ua + 1):
@@ -343,7 +315,24 @@ def best_staircase(st, cells, pat, bi, bj, a, b, vd, hd):
                 vertical[u, v] = False
             if u + v == k_max and best[u, v] >= end_score:  # ties: the most vertical steps
                 end_u, end_v, end_score = u, v, best[u, v]
-    u, v = end_u, end_v
+    return vertical, end_u, end_v, end_score
+
+
+@njit
+def staircase_gain(st, cells, bi, bj, a, b, vd, hd):
+    """What the displaced tiles gain on the best monotone walk over the whole rectangle."""
+    return staircase_table(st, cells, bi, bj, a, b, vd, hd, a + b)[3]
+
+
+@njit
+def best_staircase(st, cells, pat, bi, bj, a, b, vd, hd):
+    """The blank's monotone walk from (bi, bj) over ``a`` rows and ``b`` columns (directions
+    ``vd``, ``hd``) whose displaced tiles gain most Manhattan distance in all, into ``pat``; its
+    length. Planned whole when the rectangle has at most ``WALK_CELLS`` cells; a larger one gets
+    the best first ``WALK_WINDOW`` steps (over the cells they can reach), the rest planned again
+    from there (``staircase_table``)."""
+    k_max = a + b if (a + 1) * (b + 1) <= WALK_CELLS else min(a + b, WALK_WINDOW)
+    vertical, u, v, _ = staircase_table(st, cells, bi, bj, a, b, vd, hd, k_max)
     for k in range(k_max - 1, -1, -1):  # back from the end
         d = vd if vertical[u, v] else hd
         if vertical[u, v]:
@@ -358,14 +347,12 @@ def best_staircase(st, cells, pat, bi, bj, a, b, vd, hd):
 def plan_walk(st, cells, home, pat, bi, bj, xi, xj, horizontal_first):
     """Plan the blank's L-shaped walk from (bi, bj) toward (xi, xj): its first leg, as a run.
 
-    The greedy method, while both cells lie below row vr0 (every monotone path between them is
-    then free, the caller having checked that T is outside their rectangle), walks the monotone
-    path whose displaced tiles gain most instead (``best_staircase``).
+    The greedy method walks the monotone path whose displaced tiles gain most instead, where it
+    may (``staircase_walk``; the caller has checked that T is outside the rectangle).
     """
     vd = DOWN if xi > bi else UP
     hd = RIGHT if xj > bj else LEFT
-    hv, wv, vr0, vc0 = vdims(st)
-    if st[METHOD] == 1 and bi != xi and bj != xj and bi > vr0 and xi > vr0:
+    if staircase_walk(st, bi, bj, xi, xj):
         n = best_staircase(st, cells, pat, bi, bj, abs(xi - bi), abs(xj - bj), vd, hd)
         seg_set(st, pat, n, 1)
     elif bi == xi or (bj != xj and horizontal_first):
@@ -609,8 +596,7 @@ def plan_tile(st, cells, home, pos, pat, tile, di, dj):
             if facing and (mask >> r) & 1:
                 score = 100 * min(ring_cost(mask, r, vert), ring_cost(mask, r, horiz))
                 xi, xj = ti + DI[f], tj + DJ[f]
-                if st[METHOD] == 1 and bi != xi and bj != xj and bi > vr0 and xi > vr0 and (
-                        (abs(xi - bi) + 1) * (abs(xj - bj) + 1) <= SIDE_CELLS):
+                if staircase_walk(st, bi, bj, xi, xj) and (abs(xi - bi) + 1) * (abs(xj - bj) + 1) <= SIDE_CELLS:
                     score -= st[WEIGHT] * staircase_gain(st, cells, bi, bj, abs(xi - bi), abs(xj - bj),
                                                          DOWN if xi > bi else UP, RIGHT if xj > bj else LEFT)
                 if score < best_score:
@@ -820,7 +806,8 @@ def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
 
 @njit
 def manhattan(cells, w, home):
-    """Manhattan distance of ``cells`` (standard goal; ``home`` as for ``gain``)."""
+    """Manhattan distance of ``cells`` (standard goal; ``home[2t]``, ``home[2t+1]``: the goal row
+    and column of tile t)."""
     total = 0
     for c in range(cells.size):
         t = cells[c]
@@ -850,9 +837,9 @@ BYTE_RANGE = _byte_tables()
 @njit
 def replay(cells, h, w, home, dirs, count, packed, flip, stats):
     """Play ``count`` blank directions (each XORed with ``flip``: 3 turns them around) on
-    ``cells`` (standard goal; ``home`` as for ``gain``) in place, checking that each stays on
-    the board. ``stats``: 0 moves played legally, 1 Manhattan distance before, 2 after (0 iff
-    every tile is home). False at an illegal move.
+    ``cells`` (standard goal; ``home[2t]``, ``home[2t+1]``: the goal row and column of tile t) in
+    place, checking that each stays on the board. ``stats``: 0 moves played legally, 1 Manhattan
+    distance before, 2 after (0 iff every tile is home). False at an illegal move.
 
     Packed moves are checked four at a time: the blank's row and column ranges over a byte's
     moves (``BYTE_RANGE``) must lie on the board; a byte that fails is stepped move by move to
