@@ -28,10 +28,9 @@ board ``6-6-3``, ``5-5-5`` and ``7-8`` are blocks of the board (as in Korf & Fel
 ``7-8`` the two rows with the blank's goal cell and the other two, so tiles 1-7 and 8-15 on the
 blank-first goal, 9-15 and 1-8 on the standard one); on the 5x5 board ``6-6-6-6`` is Korf &
 Felner's partition into blocks of 2x3 (the top-left one with the centre tile instead of the
-blank). All patterns of a partition
-are stored in one file of the table store
-(kind ``pdb``, the pattern field listing every pattern's tiles), built by
-``npuzzle tables build pdb:NAME`` and memory-mapped when loaded.
+blank). All patterns of a partition are stored in one file of the table store (kind ``pdb``,
+the pattern field listing every pattern's tiles), built by ``npuzzle tables build pdb:NAME``
+and memory-mapped when loaded.
 """
 
 from __future__ import annotations
