@@ -240,7 +240,7 @@ def free(st, i, j, klock, qlock):
 @njit(inline=True)
 def goal_cell(t, w):
     """Goal row and column of tile t (standard goal: cell t - 1; the blank's -1 gives row -1,
-    column w - 1, as ``home`` has it). Computed, not looked up: on a million tiles a table of
+    column w - 1, as ``search.realtime.home_array`` has it). Computed, not looked up: on a million tiles a table of
     homes is 8 MB, and each look-up of a random tile's home was a cache miss."""
     g = t - 1
     gr = g // w
@@ -344,7 +344,7 @@ def best_staircase(st, cells, pat, bi, bj, a, b, vd, hd):
 
 
 @njit
-def plan_walk(st, cells, home, pat, bi, bj, xi, xj, horizontal_first):
+def plan_walk(st, cells, pat, bi, bj, xi, xj, horizontal_first):
     """Plan the blank's L-shaped walk from (bi, bj) toward (xi, xj): its first leg, as a run.
 
     The greedy method walks the monotone path whose displaced tiles gain most instead, where it
@@ -389,10 +389,10 @@ def arc(mask, src, target, sense):
 
 
 @njit
-def ring_gains(st, cells, home, ti, tj, mask, pat):
+def ring_gains(st, cells, ti, tj, mask, pat):
     """Fill ``pat[GAINS + 2r + s]`` with what the tile on free ring cell r of T gains in
     Manhattan distance when the blank enters r walking clockwise (s = 0) or not (s = 1): the
-    tile then moves to the ring cell the blank came from. One look-up of each tile's home."""
+    tile then moves to the ring cell the blank came from. Each tile's home is found once."""
     tr, w = st[TR], st[W]
     for r in range(8):
         if not (mask >> r) & 1:
@@ -431,7 +431,7 @@ def ring_cost(mask, src, target):
 
 
 @njit
-def ring_choice(st, cells, home, pat, ti, tj, src, vert, horiz, mask):
+def ring_choice(st, cells, pat, ti, tj, src, vert, horiz, mask):
     """(target, sense, length) of the blank's walk around T from ring position ``src`` to the
     side of a useful move (ring position ``vert`` or ``horiz``, -1 if none); target -1 if stuck.
 
@@ -440,7 +440,7 @@ def ring_choice(st, cells, home, pat, ti, tj, src, vert, horiz, mask):
     shortest walk, to the vertical side and clockwise on ties)."""
     weight = st[WEIGHT]
     if weight:
-        ring_gains(st, cells, home, ti, tj, mask, pat)
+        ring_gains(st, cells, ti, tj, mask, pat)
     best_score, best_target, best_sense, best_len = -(1 << 30), -1, 0, 0
     for target in (vert, horiz):
         if target < 0:
@@ -504,7 +504,7 @@ def straight_zone(st, ti, tj, vertical, klock, qlock):
 
 
 @njit
-def repeat_steps(st, cells, home, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock):
+def repeat_steps(st, cells, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock):
     """Parberry's steady patterns in bulk: ``pat[:n]`` is one step of T; return
     ``(length, repeats)`` of a segment that also plays the identical steps that follow, each
     of which the planner would choose again.
@@ -541,7 +541,7 @@ def repeat_steps(st, cells, home, pat, n, ti, tj, di, dj, src, target, vert, hor
         d1, r1 = abs(dj - tj), room(tj, sj, lo_j, hi_j)
     if d1 < 2 or r1 < 1:
         return n, 1
-    target2, sense2, length2 = ring_choice(st, cells, home, pat, ti + si, tj + sj, back, vert, horiz, 255)
+    target2, sense2, length2 = ring_choice(st, cells, pat, ti + si, tj + sj, back, vert, horiz, 255)
     if target2 == target or (target2 + 4) % 8 != src:
         return n, 1
     si2, sj2 = RING_DI[target2], RING_DJ[target2]
@@ -565,7 +565,7 @@ def direction(di, dj):
 
 
 @njit
-def plan_tile(st, cells, home, pos, pat, tile, di, dj):
+def plan_tile(st, cells, pos, pat, tile, di, dj):
     """Plan the next segment that brings ``tile`` toward virtual cell (di, dj); False if it is
     there already."""
     ti, tj = vpos(st, pos[tile])
@@ -604,29 +604,29 @@ def plan_tile(st, cells, home, pos, pat, tile, di, dj):
         if best_i < 0:
             st[ERROR] = ERR_STUCK
             return False
-        plan_walk(st, cells, home, pat, bi, bj, best_i, best_j, best_i == vr0)
+        plan_walk(st, cells, pat, bi, bj, best_i, best_j, best_i == vr0)
         return True
     src = ring_index(bi - ti, bj - tj)
-    target, sense, length = ring_choice(st, cells, home, pat, ti, tj, src, vert, horiz, mask)
+    target, sense, length = ring_choice(st, cells, pat, ti, tj, src, vert, horiz, mask)
     if target < 0:
         st[ERROR] = ERR_STUCK
         return False
     n = write_ring(st, pat, 0, src, target, sense, length)
     rep = 1
     if st[WEIGHT] == 0 and st[BULK]:
-        n, rep = repeat_steps(st, cells, home, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock)
+        n, rep = repeat_steps(st, cells, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock)
     seg_set(st, pat, n, rep)
     return True
 
 
 @njit
-def plan_goto(st, cells, home, pos, pat, xi, xj):
+def plan_goto(st, cells, pos, pat, xi, xj):
     """Plan an L-shaped walk of the blank to virtual (xi, xj); False if it is there."""
     bi, bj = vpos(st, pos[0])
     if bi == xi and bj == xj:
         return False
     hv, wv, vr0, vc0 = vdims(st)
-    plan_walk(st, cells, home, pat, bi, bj, xi, xj, xi == vr0)
+    plan_walk(st, cells, pat, bi, bj, xi, xj, xi == vr0)
     return True
 
 
@@ -693,7 +693,7 @@ def trap_pattern(st, pat, start):
 
 
 @njit
-def plan(st, cells, home, pos, pat, table):
+def plan(st, cells, pos, pat, table):
     """Set the next segment; return False when the board is solved (or on an internal error)."""
     while st[ERROR] == ERR_NONE:
         ph = st[PHASE]
@@ -710,7 +710,7 @@ def plan(st, cells, home, pos, pat, table):
             continue
         hv, wv, vr0, vc0 = vdims(st)
         if ph == P_TILE:
-            if plan_tile(st, cells, home, pos, pat, home_tile(st, vr0, st[K]), vr0, st[K]):
+            if plan_tile(st, cells, pos, pat, home_tile(st, vr0, st[K]), vr0, st[K]):
                 return True
             st[K] += 1
             if st[K] == wv - 2:
@@ -720,7 +720,7 @@ def plan(st, cells, home, pos, pat, table):
             if pos[a] == vcell(st, vr0, wv - 2) and pos[b] == vcell(st, vr0, wv - 1):
                 end_line(st)  # both are home already: the trick would only undo them
                 continue
-            if plan_tile(st, cells, home, pos, pat, home_tile(st, vr0, wv - 2), vr0, wv - 1):
+            if plan_tile(st, cells, pos, pat, home_tile(st, vr0, wv - 2), vr0, wv - 1):
                 return True
             st[PHASE] = P_B
         elif ph == P_B:
@@ -731,11 +731,11 @@ def plan(st, cells, home, pos, pat, table):
             if pos[b] == vcell(st, vr0 + 1, wv - 2) and pos[0] == vcell(st, vr0, wv - 2):
                 trap_pattern(st, pat, 1)
                 return True
-            if plan_tile(st, cells, home, pos, pat, b, vr0 + 1, wv - 1):
+            if plan_tile(st, cells, pos, pat, b, vr0 + 1, wv - 1):
                 return True
             st[PHASE] = P_FIN
         elif ph == P_FIN:
-            if plan_goto(st, cells, home, pos, pat, vr0, wv - 2):
+            if plan_goto(st, cells, pos, pat, vr0, wv - 2):
                 return True
             pat[0] = RIGHT ^ 1 if st[TR] else RIGHT
             pat[1] = DOWN ^ 1 if st[TR] else DOWN
@@ -743,7 +743,7 @@ def plan(st, cells, home, pos, pat, table):
             end_line(st)
             return True
         elif ph == P_TRAP:
-            if plan_goto(st, cells, home, pos, pat, vr0 + 1, wv - 2):
+            if plan_goto(st, cells, pos, pat, vr0 + 1, wv - 2):
                 return True
             trap_pattern(st, pat, 0)
             return True
@@ -751,7 +751,7 @@ def plan(st, cells, home, pos, pat, table):
 
 
 @njit
-def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
+def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
     """Play up to ``cap`` moves, planning segments as needed; return how many were played.
 
     ``keep``: 0 count only, 1 store blank directions in ``dirs`` (one byte each), 2 also store
@@ -770,7 +770,7 @@ def run(st, cells, pos, pat, table, home, dirs, tiles, cap, keep):
         if seg_r >= seg_rep:
             cells[blank] = 0
             pos[0] = blank
-            if not plan(st, cells, home, pos, pat, table):
+            if not plan(st, cells, pos, pat, table):
                 break
             seg_i, seg_len, seg_r, seg_rep = 0, st[SEG_LEN], 0, st[SEG_REP]
         d = pat[seg_i]

@@ -158,11 +158,10 @@ class _Machine:
         self.st[k.PHASE] = k.P_NEXT
         self.pat = np.zeros(k.PAT_SIZE, dtype=np.int64)
         self.table = _table(board.height, board.width)
-        self.home = home_array(board.height, board.width)
         self.finished = False
 
     def run(self, cap: int, keep: int, dirs: np.ndarray, tiles: np.ndarray) -> int:
-        done = int(self.k.run(self.st, self.cells, self.pos, self.pat, self.table, self.home, dirs, tiles, cap, keep))
+        done = int(self.k.run(self.st, self.cells, self.pos, self.pat, self.table, dirs, tiles, cap, keep))
         if done < cap:
             if self.st[self.k.ERROR]:
                 raise VerificationError(
