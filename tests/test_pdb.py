@@ -326,11 +326,11 @@ def test_korf_felner_blocks_on_5x5():
 
 
 def test_bench_korf50_says_how_to_build_the_tables(capsys):
-    """Without 5x5 tables the 24-puzzle benchmark stops at once with the build command (IDA*
-    with a weak bound would run for days), and names the heuristic option."""
+    """Without 5x5 tables the 24-puzzle benchmark stops at once with the build command for the
+    set's own goal (IDA* with a weak bound would run for days), and names the heuristic option."""
     assert main(["bench", "korf50", "--ids", "38"]) != 0
     err = capsys.readouterr().err
-    assert "npuzzle tables build pdb:6-6-6-6 --shape 5x5" in err and "--heuristic" in err
+    assert "npuzzle tables build pdb:6-6-6-6 --shape 5x5 --goal blank-first" in err and "--heuristic" in err
     assert "Traceback" not in err
 
 

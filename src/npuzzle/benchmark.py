@@ -71,9 +71,10 @@ def default_heuristic(name: str) -> str:
 
     if not pattern_db.usable(5, 5, "blank-first"):
         partition = pattern_db.SHIPPED[(5, 5)][0]
+        # the set's own goal: its boards are then searched as they are, not turned 180 degrees
         raise MissingTableError(
             "korf50 needs the 24-puzzle's pattern databases, and none is built: "
-            f"{pattern_db.build_command(partition, 5, 5, 'standard')}"
+            f"{pattern_db.build_command(partition, 5, 5, 'blank-first')}"
             f"{pattern_db.build_note(partition, 5, 5)}; or name a heuristic with --heuristic")
     return "auto"
 

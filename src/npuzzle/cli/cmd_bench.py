@@ -39,7 +39,7 @@ def add(sub: Subparsers) -> None:
     add_method(p, "idastar")
     add_heuristic(p, None, HEURISTIC_HELP.rstrip(". ") + ". Default: manhattan on korf100 (whose node counts are "
                   "then compared with Korf's); on korf50 the strongest 5x5 pattern databases built "
-                  "(npuzzle tables build pdb:6-6-6-6 --shape 5x5, about 2 minutes)")
+                  "(npuzzle tables build pdb:6-6-6-6 --shape 5x5 --goal blank-first, about 2 minutes)")
     add_pruning(p)
     add_timeout(p, "limit per instance")
     add_json(p, "print one JSON record per instance and a summary record (docs/json.md)")
