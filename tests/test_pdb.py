@@ -9,7 +9,7 @@ import pytest
 from conftest import check_kernel_heuristic
 from naive import bfs_distances, pattern_values
 
-from npuzzle import Board, InvalidBoardError, MissingTableError, NPuzzleError
+from npuzzle import Board, InvalidBoardError, MissingTableError, NPuzzleError, tables
 from npuzzle.board import goal_cell
 from npuzzle.cli import main
 from npuzzle.heuristics import pattern_db
@@ -61,6 +61,38 @@ def test_tables_equal_a_naive_search(shape, name, checked):
             values = pattern_values(h, w, goal, g)
             assert all(part.value(p, list(cells)) == d for cells, d in values.items())
             assert len(values) > pattern_db.placements(n, len(g)) // 2
+
+
+@pytest.mark.parametrize("shape, name", [
+    ((2, 3), "3-2"), ((3, 2), "2-3"), ((2, 4), "4-3"), ((3, 3), "4-4"), ((4, 3), "3-4-4"), ((3, 5), "3-3-4-4"),
+    ((4, 4), "5-5-5"), ((4, 5), "3-4-4-4-4")])
+def test_compact_search_writes_the_same_tables(monkeypatch, store, shape, name):
+    """The search with two bits for each free cell (used for patterns too large for a word of
+    fields by cell) stores exactly the bytes and figures of the usual one, for both goals."""
+    h, w = shape
+    usual_limit = pattern_db.COMPACT_ABOVE
+    for goal in GOALS:
+        key = pattern_db.table_key(name, h, w, goal)
+        monkeypatch.setattr(pattern_db, "COMPACT_ABOVE", usual_limit)
+        assert not any(pattern_db.compact_build(h * w, len(g)) for g in pattern_db.groups_for(name, h, w, goal))
+        pattern_db.build(name, h, w, goal, progress=False)
+        usual = tables.load_table(key)
+        usual_data, usual_meta = np.array(usual.data), dict(usual.meta)
+        monkeypatch.setattr(pattern_db, "COMPACT_ABOVE", -1)
+        assert all(pattern_db.compact_build(h * w, len(g)) for g in pattern_db.groups_for(name, h, w, goal))
+        pattern_db.build(name, h, w, goal, progress=False)
+        compact = tables.load_table(key)
+        assert np.array_equal(np.array(compact.data), usual_data)
+        for field in ("max_values", "max_entries", "clamped", "sizes"):
+            assert compact.meta[field] == usual_meta[field]
+
+
+def test_7_tile_patterns_are_searched_compact():
+    """Korf & Felner-sized 7-tile patterns on 5x5 take 4.5 bytes a placement in the build, not 8."""
+    groups = pattern_db.groups_for("7-7-5-5", 5, 5)
+    assert sorted(len(g) for g in groups) == [5, 5, 7, 7]
+    assert [pattern_db.compact_build(25, len(g)) for g in groups] == [True, True, False, False]
+    assert pattern_db.build_bytes(groups, 25) < 14 * 10**9 < 8 * pattern_db.placements(25, 7)
 
 
 def table_values(tiles: np.ndarray, name: str, h: int, w: int, goal: str, mirrored: bool) -> np.ndarray:

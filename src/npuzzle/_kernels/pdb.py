@@ -101,6 +101,42 @@ def _vertical(a, i, width, earlier, occ, tile_at, mult):
 
 
 @njit(inline=True)
+def _successors(buf, nb, r, region, occ, tile_at, earlier_at, mult, width, left_col, right_col, compact):
+    """Queue (from ``buf[nb]`` on; returns the new count) the states reached from placement ``r``
+    (cells ``occ``) when a pattern tile next to ``region`` steps into it and the blank takes its
+    cell: to the left or right (cells at bits 0..31 and 32..63 of m), then up or down. Entries
+    are ``rank << 6 | 2 * field``: the field is the tile's old cell, or with ``compact`` that
+    cell's place among the free cells of the new placement (``level_compact``)."""
+    m = (occ & (region << 1) & ~left_col) | ((occ & (region >> 1) & ~right_col) << 32)
+    while m:
+        b = _pop((m & -m) - 1)
+        m &= m - 1
+        pc = b & 31
+        sign = 2 * (b >> 5) - 1
+        f = _free_index(pc, occ, pc + sign) if compact else pc
+        buf[nb] = ((r + sign * mult[tile_at[pc]]) << 6) | (2 * f)
+        nb += 1
+    m = (occ & (region << width)) | ((occ & (region >> width)) << 32)
+    while m:
+        b = _pop((m & -m) - 1)
+        m &= m - 1
+        pc = b & 31
+        down = b >> 5
+        step = _vertical(pc - (1 - down) * width, tile_at[pc], width, earlier_at[pc], occ, tile_at, mult)
+        f = _free_index(pc, occ, pc + (2 * down - 1) * width) if compact else pc
+        buf[nb] = ((r + (2 * down - 1) * step) << 6) | (2 * f)
+        nb += 1
+    return nb
+
+
+@njit(inline=True)
+def _free_index(c, occ, dest):
+    """The place of cell ``c`` among the free cells once the tile on ``c`` has moved to ``dest``."""
+    moved = (occ & ~(1 << c)) | (1 << dest)
+    return c - _pop(moved & ((1 << c) - 1))
+
+
+@njit(inline=True)
 def _apply(codes, buf, nb, nxt):
     """Put the unseen fields among the ``nb`` gathered successors on the next level; return how
     many changed. Entries are ``rank << 6 | 2 * cell``. No branch waits on a load."""
@@ -205,32 +241,186 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf, z
                 fields = _spread(region)
                 hits &= ~fields
                 x |= fields | (fields << 1)
-                # a pattern tile next to the region steps into it (the blank takes its cell):
-                # to the left or right (cells at bits 0..31 and 32..63 of m), then up or down
-                m = (occ & (region << 1) & ~left_col) | ((occ & (region >> 1) & ~right_col) << 32)
-                while m:
-                    b = _pop((m & -m) - 1)
-                    m &= m - 1
-                    pc = b & 31
-                    sign = 2 * (b >> 5) - 1
-                    buf[nb] = ((r + sign * mult[tile_at[pc]]) << 6) | (2 * pc)
-                    nb += 1
-                m = (occ & (region << width)) | ((occ & (region >> width)) << 32)
-                while m:
-                    b = _pop((m & -m) - 1)
-                    m &= m - 1
-                    pc = b & 31
-                    down = b >> 5
-                    step = _vertical(pc - (1 - down) * width, tile_at[pc], width, earlier_at[pc], occ, tile_at,
-                                     mult)
-                    buf[nb] = ((r + (2 * down - 1) * step) << 6) | (2 * pc)
-                    nb += 1
+                nb = _successors(buf, nb, r, region, occ, tile_at, earlier_at, mult, width, left_col, right_col,
+                                 False)
             codes[r] = x
             if nb >= BATCH:
                 states += _apply(codes, buf, nb, nxt)
                 nb = 0
     states += _apply(codes, buf, nb, nxt)
     return states, found
+
+
+# -- compact build: two bits for each free cell --------------------------------------------------
+
+#: Fields a compact word keeps in its 32-bit part; the rest (at most 2 on 25 cells with 7 tiles)
+#: go in a nibble of ``hi``.
+LO_FIELDS = 16
+
+
+@njit(inline=True)
+def _compact_load(lo, hi, r):
+    return np.int64(lo[r]) | ((np.int64(hi[r >> 1]) >> (4 * (r & 1)) & 15) << 32)
+
+
+@njit(inline=True)
+def _compact_store(lo, hi, r, x):
+    lo[r] = np.uint32(x & 0xFFFFFFFF)
+    shift = 4 * (r & 1)
+    hi[r >> 1] = np.uint8((np.int64(hi[r >> 1]) & ~(15 << shift)) | (((x >> 32) & 15) << shift))
+
+
+@njit(inline=True)
+def _expand(x, free):
+    """A compact word (one field for each free cell, in cell order) as a word of fields by cell."""
+    out = 0
+    j = 0
+    while free:
+        c = _pop((free & -free) - 1)
+        free &= free - 1
+        out |= ((x >> (2 * j)) & 3) << (2 * c)
+        j += 1
+    return out
+
+
+@njit(inline=True)
+def _compress(x, free):
+    """The inverse of ``_expand``."""
+    out = 0
+    j = 0
+    while free:
+        c = _pop((free & -free) - 1)
+        free &= free - 1
+        out |= ((x >> (2 * c)) & 3) << (2 * j)
+        j += 1
+    return out
+
+
+@njit
+def compact_start(lo, hi, goal_rank, field):
+    """Put the goal placement with the blank on its free cell number ``field`` on level 0."""
+    _compact_store(lo, hi, goal_rank, _compact_load(lo, hi, goal_rank) | (1 << (2 * field)))
+
+
+@njit
+def level_compact(lo, hi, out, dst, homes, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf, top):
+    """``level`` for patterns too large for a word of fields by cell: placement r keeps one
+    field for each of its free cells, in cell order, bits 0..31 in ``lo[r]`` and the rest in
+    nibble r of ``hi`` (4.5 bytes a placement: 36 bits for 7 tiles on 25 cells). A placement's
+    entry (half the excess of its value over its tiles' Manhattan distance, ``homes`` their goal
+    cells) is written at once, the first time it has a field to expand, into nibble ``dst + r``
+    of ``out`` (as ``pack`` would store it; ``top[0]``, ``top[1]``: the largest entry so far and
+    the count of clamped ones). Plain tables only (one value a placement)."""
+    k_hi = hi_cells.shape[1]
+    k_lo = lo_pos.shape[1]
+    lo_count = lo_pos.shape[0]
+    full = (1 << n) - 1
+    left_col = 0
+    for row in range(n // width):
+        left_col |= 1 << (row * width)
+    right_col = left_col << (width - 1)
+    fives = _spread(full)
+    pattern = fives if cur == 1 else fives << 1
+    nxt = 3 - cur
+    tile_at = np.zeros(n, np.int64)
+    earlier_at = np.zeros(n, np.int64)
+    free_hi = np.zeros(n, np.int64)
+    hi_base = -lo_count
+    occ_hi = 0
+    md_hi = 0
+    found = 0
+    states = 0
+    nb = 0
+    size = lo.shape[0]
+    for r0 in range(0, size, BLOCK):
+        r1 = min(r0 + BLOCK, size)
+        any_hit = 0
+        for r in range(r0, r1):
+            y = _compact_load(lo, hi, r) ^ pattern
+            any_hit |= ~(y | (y >> 1)) & fives
+        if any_hit == 0:
+            continue
+        for r in range(r0, r1):
+            x = _compact_load(lo, hi, r)
+            y = x ^ pattern
+            if (~(y | (y >> 1)) & fives) == 0:
+                continue
+            if r - hi_base >= lo_count:
+                hi_i = r // lo_count
+                hi_base = hi_i * lo_count
+                occ_hi = 0
+                md_hi = 0
+                for i in range(k_hi):
+                    c = hi_cells[hi_i, i]
+                    tile_at[c] = i
+                    earlier_at[c] = occ_hi
+                    occ_hi |= 1 << c
+                    md_hi += abs(c // width - homes[i] // width) + abs(c % width - homes[i] % width)
+                for j in range(n - k_hi):
+                    free_hi[j] = hi_free[hi_i, j]
+            occ = occ_hi
+            md = md_hi
+            for j in range(k_lo):
+                c = free_hi[lo_pos[r - hi_base, j]]
+                tile_at[c] = k_hi + j
+                earlier_at[c] = occ
+                occ |= 1 << c
+                h = homes[k_hi + j]
+                md += abs(c // width - h // width) + abs(c % width - h % width)
+            free = ~occ & full
+            if (x & (x >> 1) & fives) == 0:  # no field done yet: its first level is its value
+                e = (d - md) >> 1
+                if e > NIBBLE_MAX:
+                    e = NIBBLE_MAX
+                    top[1] += 1
+                top[0] = max(top[0], e)
+                j = dst + r
+                b = np.int64(out[j >> 1])
+                out[j >> 1] = np.uint8((b & ~(15 << (4 * (j & 1)))) | (e << (4 * (j & 1))))
+                found += 1
+            x = _expand(x, free)
+            y = x ^ pattern
+            hits = ~(y | (y >> 1)) & fives
+            while hits:
+                region = 1 << (_pop((hits & -hits) - 1) >> 1)
+                while True:
+                    grow = region | ((((region << 1) & ~left_col) | ((region >> 1) & ~right_col)
+                                      | (region << width) | (region >> width)) & free)
+                    if grow == region:
+                        break
+                    region = grow
+                fields = _spread(region)
+                hits &= ~fields
+                x |= fields | (fields << 1)
+                nb = _successors(buf, nb, r, region, occ, tile_at, earlier_at, mult, width, left_col, right_col,
+                                 True)
+            _compact_store(lo, hi, r, _compress(x, free))
+            if nb >= BATCH:
+                states += _apply_compact(lo, hi, buf, nb, nxt)
+                nb = 0
+    states += _apply_compact(lo, hi, buf, nb, nxt)
+    return states, found
+
+
+@njit(inline=True)
+def _apply_compact(lo, hi, buf, nb, nxt):
+    """``_apply`` on compact words (entries ``rank << 6 | 2 * field``)."""
+    new_states = 0
+    for j in range(nb):
+        e = buf[j]
+        r2 = e >> 6
+        shift = e & 63
+        if shift < 2 * LO_FIELDS:
+            y = np.int64(lo[r2])
+            new = np.int64(((y >> shift) & 3) == 0)
+            lo[r2] = np.uint32(y | ((new * nxt) << shift))
+        else:
+            s2 = shift - 2 * LO_FIELDS + 4 * (r2 & 1)
+            y = np.int64(hi[r2 >> 1])
+            new = np.int64(((y >> s2) & 3) == 0)
+            hi[r2 >> 1] = np.uint8(y | ((new * nxt) << s2))
+        new_states += new
+    return new_states
 
 
 def unrank_tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +67,8 @@ _BLOCKS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
     },
     (5, 5): {
         "6-6-6-6": ((1, 2, 5, 6, 7, 12), (3, 4, 8, 9, 13, 14), (10, 11, 15, 16, 20, 21), (17, 18, 19, 22, 23, 24)),
+        # two rows' right-hand part and its reflection, a plus and the corner's L about the diagonal
+        "7-7-5-5": ((1, 2, 3, 4, 7, 8, 9), (5, 10, 11, 15, 16, 20, 21), (6, 12, 13, 17, 18), (14, 19, 22, 23, 24)),
     },
 }
 #: Partitions offered by ``npuzzle tables list`` hints and ``auto``, strongest first.
@@ -347,11 +350,31 @@ def code_dtype(n: int) -> type[np.unsignedinteger]:
     return np.uint32 if n <= 16 else np.uint64
 
 
+#: A pattern whose words of fields by cell would take more than this is searched compact: two
+#: bits for each free cell, 4.5 bytes a placement (``_search_compact``; plain tables only).
+COMPACT_ABOVE = 4 * 2**30
+#: Free cells a compact word holds (``_kernels.pdb.level_compact``: 16 in 32 bits, 2 in a nibble).
+COMPACT_FIELDS = 18
+
+
+def compact_build(n: int, k: int, per: int = 1) -> bool:
+    """Whether a pattern of k tiles on n cells is searched compact.
+
+    >>> compact_build(25, 6), compact_build(25, 7), compact_build(16, 8)
+    (False, True, False)
+    """
+    return (per == 1 and n - k <= COMPACT_FIELDS
+            and placements(n, k) * np.dtype(code_dtype(n)).itemsize > COMPACT_ABOVE)
+
+
 def build_bytes(groups: tuple[tuple[int, ...], ...], n: int, per: int = 1) -> int:
-    """Peak memory of a build: every table (``per`` bytes a placement) plus the largest
-    search's word per placement."""
-    tables = per * sum(placements(n, len(g)) for g in groups)
-    return tables + max(placements(n, len(g)) for g in groups) * np.dtype(code_dtype(n)).itemsize
+    """Peak memory of a build: every table (``per`` bytes a placement, half a byte once compact
+    searches write their entries directly) plus the largest search's words."""
+    tables = sum(placements(n, len(g)) // 2 if compact_build(n, len(g), per) else per * placements(n, len(g))
+                 for g in groups)
+    words = [placements(n, len(g)) * (9 / 2 if compact_build(n, len(g), per) else np.dtype(code_dtype(n)).itemsize)
+             for g in groups]
+    return tables + int(max(words))
 
 
 #: CPU seconds a build takes per placement (the 7-8 build: 576 million in about 176 s).
@@ -413,7 +436,6 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
 
     Refuses (``NPuzzleError``) to start when the build needs more memory than is available, and
     (``TableStoreError``) when the store cannot be written."""
-    from .._kernels import pdb as kernel
     check_memory(name, height, width, goal)
     groups = groups_for(name, height, width, goal)
     n = height * width
@@ -422,45 +444,85 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
     sizes = [placements(n, len(g)) for g in groups]
     data = _zeros(per * sum(sizes), np.uint8)
     start = time.process_time()
-    levels = []
+    levels, entry_max, clamped = [], [], 0
     offset = 0
     with store.progress(sum(sizes), f"pdb:{name} {height}x{width}", progress) as bar:
-        for g, size in zip(groups, sizes, strict=True):
-            k = len(g)
-            dist = data[offset : offset + per * size]
-            dist[:] = kernel.UNSEEN
-            codes = _zeros(size, code_dtype(n))
-            codes[:] = 0  # take the page faults now, in order: cheaper than at random later
-            hi_cells, hi_free, lo_pos, mult = kernel.unrank_tables(n, k)
-            buf = np.empty(kernel.BATCH + 4 * k, dtype=np.int64)
-            kernel.start(codes, rank([goal_cell(t, n, goal) for t in g], n), goal_cell(0, n, goal))
-            d, cur, top = 0, 1, 0
-            while True:
-                bar.note(f"pattern {'.'.join(map(str, g))}: level {d}")
-                states, found = kernel.level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf,
-                                             per == 2)
-                bar.advance(found)
-                if found:
-                    top = d
-                if states == 0:
-                    break
-                d, cur = d + 1, 3 - cur
-            del codes
+        # Pattern by pattern, its entries packed before the next one is searched: entries go to
+        # nibble ``dst`` on, never past the bytes of a later pattern (``offset``).
+        for g, size, dst in zip(groups, sizes, entry_offsets(n, groups, per)[:-1], strict=True):
+            search = _search_compact if compact_build(n, len(g), per) else _search_cells
+            top, most, over = search(g, n, width, goal, per, data, offset, dst, bar)
             levels.append(top)
+            entry_max.append(most)
+            clamped += over
             offset += per * size
-    # Two entries a byte, packed in place: pattern p's entries go after the earlier patterns'
-    # (entry_offsets), never past the bytes still to be read.
-    offset, entry_max, clamped = 0, [], 0
-    for g, size, dst in zip(groups, sizes, entry_offsets(n, groups, per)[:-1], strict=True):
-        homes = np.array([goal_cell(t, n, goal) for t in g], dtype=np.int64)
-        top, over = kernel.pack(data, offset, dst, n, width, homes, per)
-        entry_max.append(int(top))
-        clamped += int(over)
-        offset += per * size
     meta = {"name": name, "patterns": [list(g) for g in groups], "sizes": sizes, "max_values": levels,
             "encoding": ENCODING_ZA if per == 2 else ENCODING, "max_entries": entry_max, "clamped": clamped,
             "build_cpu_seconds": round(time.process_time() - start, 2)}
     return store.save_table(table_key(name, height, width, goal), data[: table_bytes(n, groups, per)], meta)
+
+
+def _search_cells(g: tuple[int, ...], n: int, width: int, goal: Goal, per: int, data: np.ndarray, offset: int,
+                  dst: int, bar: store.Progress) -> tuple[int, int, int]:
+    """One pattern's breadth-first search with a word of fields by cell a placement; its values
+    in ``data`` from byte ``offset``, then packed as entries from nibble ``dst``. Returns the
+    largest value, the largest entry and how many entries were clamped."""
+    from .._kernels import pdb as kernel
+
+    k = len(g)
+    size = placements(n, k)
+    dist = data[offset : offset + per * size]
+    dist[:] = kernel.UNSEEN
+    codes = _zeros(size, code_dtype(n))
+    codes[:] = 0  # take the page faults now, in order: cheaper than at random later
+    hi_cells, hi_free, lo_pos, mult = kernel.unrank_tables(n, k)
+    buf = np.empty(kernel.BATCH + 4 * k, dtype=np.int64)
+    kernel.start(codes, rank([goal_cell(t, n, goal) for t in g], n), goal_cell(0, n, goal))
+    top = _levels(g, bar, lambda d, cur: kernel.level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos,
+                                                       mult, buf, per == 2))
+    homes = np.array([goal_cell(t, n, goal) for t in g], dtype=np.int64)
+    most, over = kernel.pack(data, offset, dst, n, width, homes, per)
+    return top, int(most), int(over)
+
+
+def _search_compact(g: tuple[int, ...], n: int, width: int, goal: Goal, per: int, data: np.ndarray, offset: int,
+                    dst: int, bar: store.Progress) -> tuple[int, int, int]:
+    """``_search_cells`` with two bits for each free cell of a placement (4.5 bytes for 7 tiles
+    on 25 cells instead of 8), its entries written from nibble ``dst`` as they are found
+    (``_kernels.pdb.level_compact``); ``offset`` is not used."""
+    from .._kernels import pdb as kernel
+
+    k = len(g)
+    size = placements(n, k)
+    lo = _zeros(size, np.uint32)
+    hi = _zeros((size + 1) // 2, np.uint8)
+    lo[:] = 0  # page faults in order, as above
+    hi[:] = 0
+    homes = np.array([goal_cell(t, n, goal) for t in g], dtype=np.int64)
+    blank = goal_cell(0, n, goal)
+    kernel.compact_start(lo, hi, rank(homes.tolist(), n), blank - int(np.sum(homes < blank)))
+    hi_cells, hi_free, lo_pos, mult = kernel.unrank_tables(n, k)
+    buf = np.empty(kernel.BATCH + 4 * k, dtype=np.int64)
+    stats = np.zeros(2, dtype=np.int64)  # the largest entry, the clamped ones
+    top = _levels(g, bar, lambda d, cur: kernel.level_compact(lo, hi, data, dst, homes, n, width, d, cur, hi_cells,
+                                                               hi_free, lo_pos, mult, buf, stats))
+    return top, int(stats[0]), int(stats[1])
+
+
+def _levels(g: tuple[int, ...], bar: store.Progress, step: Callable[[int, int], tuple[int, int]]) -> int:
+    """A pattern's search, level by level: ``step(d, cur)`` expands level d (its fields have code
+    ``cur``) and returns the fields it put on the next level and the placements whose value is d.
+    Returns the largest value."""
+    d, cur, top = 0, 1, 0
+    while True:
+        bar.note(f"pattern {'.'.join(map(str, g))}: level {d}")
+        states, found = step(d, cur)
+        bar.advance(found)
+        if found:
+            top = d
+        if states == 0:
+            return top
+        d, cur = d + 1, 3 - cur
 
 
 def load_partition(name: str, height: int, width: int, goal: Goal = "standard") -> Partition:
