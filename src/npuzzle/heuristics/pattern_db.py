@@ -106,6 +106,8 @@ KNOWN_ENTRY_MAX: dict[tuple[int, int, str, str], tuple[int, ...]] = {
     (2, 3, "blank-first", "3-2"): (4, 2),
     (3, 2, "standard", "3-2"): (5, 2),
     (3, 2, "blank-first", "3-2"): (4, 3),
+    (5, 5, "standard", "7-7-5-5"): (7, 7, 2, 4),
+    (5, 5, "blank-first", "7-7-5-5"): (7, 7, 2, 4),  # the same tables turned 180 degrees
 }
 
 #: ... and of the blank-aware ones.
