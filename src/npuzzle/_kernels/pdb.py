@@ -271,29 +271,27 @@ def _compact_store(lo, hi, r, x):
 
 
 @njit(inline=True)
-def _expand(x, free):
-    """A compact word (one field for each free cell, in cell order) as a word of fields by cell."""
-    out = 0
-    j = 0
-    while free:
-        c = _pop((free & -free) - 1)
-        free &= free - 1
-        out |= ((x >> (2 * j)) & 3) << (2 * c)
-        j += 1
-    return out
+def _expand(x, occ):
+    """A compact word (one field for each free cell, in cell order) as a word of fields by cell:
+    an empty field inserted at each of the pattern's cells ``occ``, lowest first."""
+    while occ:
+        low = (1 << (2 * _pop((occ & -occ) - 1))) - 1
+        occ &= occ - 1
+        x = (x & low) | ((x & ~low) << 2)
+    return x
 
 
 @njit(inline=True)
-def _compress(x, free):
-    """The inverse of ``_expand``."""
-    out = 0
-    j = 0
-    while free:
-        c = _pop((free & -free) - 1)
-        free &= free - 1
-        out |= ((x >> (2 * c)) & 3) << (2 * j)
-        j += 1
-    return out
+def _compress(x, occ):
+    """The inverse of ``_expand``: the field of each pattern cell taken out, lowest first (the
+    i-th then sits i fields lower)."""
+    i = 0
+    while occ:
+        low = (1 << (2 * (_pop((occ & -occ) - 1) - i))) - 1
+        occ &= occ - 1
+        x = (x & low) | ((x >> 2) & ~low)
+        i += 1
+    return x
 
 
 @njit
@@ -378,7 +376,7 @@ def level_compact(lo, hi, out, dst, homes, n, width, d, cur, hi_cells, hi_free, 
                 b = np.int64(out[j >> 1])
                 out[j >> 1] = np.uint8((b & ~(15 << (4 * (j & 1)))) | (e << (4 * (j & 1))))
                 found += 1
-            x = _expand(x, free)
+            x = _expand(x, occ)
             y = x ^ pattern
             hits = ~(y | (y >> 1)) & fives
             while hits:
@@ -394,7 +392,7 @@ def level_compact(lo, hi, out, dst, homes, n, width, d, cur, hi_cells, hi_free, 
                 x |= fields | (fields << 1)
                 nb = _successors(buf, nb, r, region, occ, tile_at, earlier_at, mult, width, left_col, right_col,
                                  True)
-            _compact_store(lo, hi, r, _compress(x, free))
+            _compact_store(lo, hi, r, _compress(x, occ))
             if nb >= BATCH:
                 states += _apply_compact(lo, hi, buf, nb, nxt)
                 nb = 0
