@@ -101,6 +101,54 @@ def _vertical(a, i, width, earlier, occ, tile_at, mult):
 
 
 @njit(inline=True)
+def _column_masks(n, width):
+    """The cells of the left and of the right column, as masks."""
+    left_col = 0
+    for row in range(n // width):
+        left_col |= 1 << (row * width)
+    return left_col, left_col << (width - 1)
+
+
+@njit(inline=True)
+def _place_hi(hi_cells, hi_free, hi, tile_at, earlier_at, free_hi):
+    """Put the first tiles of the placements numbered ``hi`` (ranks ``hi * lo_count`` on) on
+    their cells (``tile_at``, ``earlier_at``), list the cells they leave free in ``free_hi``
+    and return their cells."""
+    occ = 0
+    for i in range(hi_cells.shape[1]):
+        c = hi_cells[hi, i]
+        tile_at[c] = i
+        earlier_at[c] = occ
+        occ |= 1 << c
+    for j in range(hi_free.shape[1]):
+        free_hi[j] = hi_free[hi, j]
+    return occ
+
+
+@njit(inline=True)
+def _place_lo(lo_pos, lo, free_hi, occ, k_hi, tile_at, earlier_at):
+    """Put the other tiles of a placement (``lo``: its rank's low part) on their cells; return
+    the cells of all its tiles (``occ``: those of the first ``k_hi``)."""
+    for j in range(lo_pos.shape[1]):
+        c = free_hi[lo_pos[lo, j]]
+        tile_at[c] = k_hi + j
+        earlier_at[c] = occ
+        occ |= 1 << c
+    return occ
+
+
+@njit(inline=True)
+def _flood(region, free, left_col, right_col, width):
+    """``region`` grown over the ``free`` cells connected to it."""
+    while True:
+        grow = region | ((((region << 1) & ~left_col) | ((region >> 1) & ~right_col)
+                          | (region << width) | (region >> width)) & free)
+        if grow == region:
+            return region
+        region = grow
+
+
+@njit(inline=True)
 def _successors(buf, nb, r, region, occ, tile_at, earlier_at, mult, width, left_col, right_col, compact):
     """Queue (from ``buf[nb]`` on; returns the new count) the states reached from placement ``r``
     (cells ``occ``) when a pattern tile next to ``region`` steps into it and the blank takes its
@@ -165,20 +213,15 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf, z
     value is d (see the module docstring). With ``za`` (blank-aware tables) ``dist`` keeps two
     values a placement: ``dist[2r + 1]`` the least level of its regions of at most ``POCKET``
     cells, ``dist[2r]`` that of the others."""
-    k_hi = hi_cells.shape[1]
-    k_lo = lo_pos.shape[1]
     lo_count = lo_pos.shape[0]
     full = (1 << n) - 1
-    left_col = 0
-    for row in range(n // width):
-        left_col |= 1 << (row * width)
-    right_col = left_col << (width - 1)
+    left_col, right_col = _column_masks(n, width)
     fives = _spread(full)
     pattern = fives if cur == 1 else fives << 1
     nxt = 3 - cur
     tile_at = np.zeros(n, np.int64)  # on the pattern's cells: the tile there
     earlier_at = np.zeros(n, np.int64)  # on the pattern's cells: the cells of the earlier tiles
-    free_hi = np.zeros(n, np.int64)
+    free_hi = np.zeros(n - hi_cells.shape[1], np.int64)
     hi_base = -lo_count  # ranks hi_base .. hi_base + lo_count - 1 share the first k_hi cells
     occ_hi = 0
     found = 0
@@ -209,31 +252,12 @@ def level(codes, dist, n, width, d, cur, hi_cells, hi_free, lo_pos, mult, buf, z
             elif za and dist[2 * r] == UNSEEN and dist[2 * r + 1] == UNSEEN:
                 found += 1
             if r - hi_base >= lo_count:
-                hi = r // lo_count
-                hi_base = hi * lo_count
-                occ_hi = 0
-                for i in range(k_hi):
-                    c = hi_cells[hi, i]
-                    tile_at[c] = i
-                    earlier_at[c] = occ_hi
-                    occ_hi |= 1 << c
-                for j in range(n - k_hi):
-                    free_hi[j] = hi_free[hi, j]
-            occ = occ_hi
-            for j in range(k_lo):
-                c = free_hi[lo_pos[r - hi_base, j]]
-                tile_at[c] = k_hi + j
-                earlier_at[c] = occ
-                occ |= 1 << c
+                hi_base = r - r % lo_count
+                occ_hi = _place_hi(hi_cells, hi_free, r // lo_count, tile_at, earlier_at, free_hi)
+            occ = _place_lo(lo_pos, r - hi_base, free_hi, occ_hi, hi_cells.shape[1], tile_at, earlier_at)
             free = ~occ & full
             while hits:
-                region = 1 << (_pop((hits & -hits) - 1) >> 1)
-                while True:
-                    grow = region | ((((region << 1) & ~left_col) | ((region >> 1) & ~right_col)
-                                      | (region << width) | (region >> width)) & free)
-                    if grow == region:
-                        break
-                    region = grow
+                region = _flood(1 << (_pop((hits & -hits) - 1) >> 1), free, left_col, right_col, width)
                 if za:
                     j = 2 * r + np.int64(_pop(region) <= POCKET)
                     if dist[j] == UNSEEN:
@@ -309,23 +333,17 @@ def level_compact(lo, hi, out, dst, homes, n, width, d, cur, hi_cells, hi_free, 
     cells) is written at once, the first time it has a field to expand, into nibble ``dst + r``
     of ``out`` (as ``pack`` would store it; ``top[0]``, ``top[1]``: the largest entry so far and
     the count of clamped ones). Plain tables only (one value a placement)."""
-    k_hi = hi_cells.shape[1]
-    k_lo = lo_pos.shape[1]
     lo_count = lo_pos.shape[0]
     full = (1 << n) - 1
-    left_col = 0
-    for row in range(n // width):
-        left_col |= 1 << (row * width)
-    right_col = left_col << (width - 1)
+    left_col, right_col = _column_masks(n, width)
     fives = _spread(full)
     pattern = fives if cur == 1 else fives << 1
     nxt = 3 - cur
     tile_at = np.zeros(n, np.int64)
     earlier_at = np.zeros(n, np.int64)
-    free_hi = np.zeros(n, np.int64)
+    free_hi = np.zeros(n - hi_cells.shape[1], np.int64)
     hi_base = -lo_count
     occ_hi = 0
-    md_hi = 0
     found = 0
     states = 0
     nb = 0
@@ -344,29 +362,18 @@ def level_compact(lo, hi, out, dst, homes, n, width, d, cur, hi_cells, hi_free, 
             if (~(y | (y >> 1)) & fives) == 0:
                 continue
             if r - hi_base >= lo_count:
-                hi_i = r // lo_count
-                hi_base = hi_i * lo_count
-                occ_hi = 0
-                md_hi = 0
-                for i in range(k_hi):
-                    c = hi_cells[hi_i, i]
-                    tile_at[c] = i
-                    earlier_at[c] = occ_hi
-                    occ_hi |= 1 << c
-                    md_hi += abs(c // width - homes[i] // width) + abs(c % width - homes[i] % width)
-                for j in range(n - k_hi):
-                    free_hi[j] = hi_free[hi_i, j]
-            occ = occ_hi
-            md = md_hi
-            for j in range(k_lo):
-                c = free_hi[lo_pos[r - hi_base, j]]
-                tile_at[c] = k_hi + j
-                earlier_at[c] = occ
-                occ |= 1 << c
-                h = homes[k_hi + j]
-                md += abs(c // width - h // width) + abs(c % width - h % width)
+                hi_base = r - r % lo_count
+                occ_hi = _place_hi(hi_cells, hi_free, r // lo_count, tile_at, earlier_at, free_hi)
+            occ = _place_lo(lo_pos, r - hi_base, free_hi, occ_hi, hi_cells.shape[1], tile_at, earlier_at)
             free = ~occ & full
             if (x & (x >> 1) & fives) == 0:  # no field done yet: its first level is its value
+                md = 0
+                m = occ
+                while m:
+                    c = _pop((m & -m) - 1)
+                    m &= m - 1
+                    h = homes[tile_at[c]]
+                    md += abs(c // width - h // width) + abs(c % width - h % width)
                 e = (d - md) >> 1
                 if e > NIBBLE_MAX:
                     e = NIBBLE_MAX
@@ -380,13 +387,7 @@ def level_compact(lo, hi, out, dst, homes, n, width, d, cur, hi_cells, hi_free, 
             y = x ^ pattern
             hits = ~(y | (y >> 1)) & fives
             while hits:
-                region = 1 << (_pop((hits & -hits) - 1) >> 1)
-                while True:
-                    grow = region | ((((region << 1) & ~left_col) | ((region >> 1) & ~right_col)
-                                      | (region << width) | (region >> width)) & free)
-                    if grow == region:
-                        break
-                    region = grow
+                region = _flood(1 << (_pop((hits & -hits) - 1) >> 1), free, left_col, right_col, width)
                 fields = _spread(region)
                 hits &= ~fields
                 x |= fields | (fields << 1)
