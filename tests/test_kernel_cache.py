@@ -3,7 +3,10 @@ of all of ``_kernels/``, because a kernel compiles in helpers from other kernel 
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 
@@ -36,3 +39,24 @@ def test_functions_outside_the_kernels_keep_numbas_own_stamp():
 
     assert all(cls.from_function(f, __file__) is None for cls in jit.KERNEL_LOCATORS)
     assert caching.CacheImpl._locator_classes[: len(jit.KERNEL_LOCATORS)] == list(jit.KERNEL_LOCATORS)
+
+
+def test_kernels_that_call_an_iteration_kernel_load_from_the_cache(tmp_path):
+    """``ida_lengths`` and ``ida_leaves`` call their mode's iteration kernel: a second process
+    loads them from the cache instead of compiling them again."""
+    script = """
+from npuzzle._kernels.jit import on_first_compile
+compiled = []
+stop = on_first_compile(lambda: compiled.append(1))
+from npuzzle import parse
+from npuzzle.instances import random_board
+from npuzzle.search.hybrid import astar_idastar
+from npuzzle.search.idastar import optimal_lengths
+optimal_lengths([random_board(2, 3, s) for s in range(3)], heuristic="lc")
+astar_idastar(parse("8 6 7/2 5 4/3 0 1"), heuristic="lc", top_nodes=100)
+print("compiled" if compiled else "cached")
+"""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, check=True, capture_output=True,
+                           text=True).stdout.strip() for _ in range(2)]
+    assert runs == ["compiled", "cached"]

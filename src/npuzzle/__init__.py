@@ -91,9 +91,9 @@ def solve(
     ``goal`` and return the ``Solution``, its moves replayed and checked.
 
     - ``method``: ``auto`` (a saved BFS table, else IDA* up to 16 cells, else the beam search up
-      to 576 cells (1,024 with a ``budget``) within ``budget`` CPU seconds, default 1, else real time), ``idastar``,
-      ``astar``, ``beam`` or ``realtime``; answers not proven optimal carry a proven
-      ``lower_bound`` and their ``ratio`` to it;
+      to 576 cells (1,024 with a ``budget``) within ``budget`` CPU seconds, default 1, else real
+      time), ``idastar``, ``astar``, ``astar+idastar``, ``beam`` or ``realtime``; answers not
+      proven optimal carry a proven ``lower_bound`` and their ``ratio`` to it;
     - ``heuristic``: ``auto`` (the strongest bound ready), ``manhattan``, ``lc``, ``wd``, ``id``,
       ``pdb:PARTITION`` or several joined by ``+`` (``wd+id``, ``pdb:6-6-3+wd``);
     - ``goal``: ``"standard"``, ``"blank-first"``, or a goal ``Board`` (or its text) whose blank,

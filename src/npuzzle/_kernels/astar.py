@@ -241,6 +241,19 @@ def _pattern_order(pat_of, pidx, n, npat, order, start):
 
 
 @njit
+def _pattern_orders(mode, bnd, n, columns):
+    """``_pattern_order`` of the direct (row 0) and the mirrored lookup (row 1), as the modes use them."""
+    npat = (columns - H_PAT) // 4
+    order = np.zeros((2, n), np.int64)
+    start = np.zeros((2, npat + 1), np.int64)
+    if mode & PDB:
+        _pattern_order(bnd.pat_of, bnd.pidx, n, npat, order[0], start[0])
+    if mode & MIRROR:
+        _pattern_order(bnd.mpat_of, bnd.midx, n, npat, order[1], start[1])
+    return order, start
+
+
+@njit
 def _pattern_ranks(where, order, start, pmult, mirror, mirrored, ranks):
     """Fill ``ranks`` with every pattern's rank (see ``_kernels.idastar._rank_delta``): the sum over
     its tiles of ``pmult[tile] * (cell - earlier tiles of the pattern on lower cells)``, where
@@ -404,14 +417,8 @@ def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find
     cells = np.empty(n, np.int64)
     ucells = np.empty(n, np.uint64)
     comp = np.zeros(columns, np.int64)
-    npat = (columns - H_PAT) // 4
     where = np.zeros(n, np.int64)
-    order = np.zeros((2, n), np.int64)
-    start = np.zeros((2, npat + 1), np.int64)
-    if mode & PDB:
-        _pattern_order(bnd.pat_of, bnd.pidx, n, npat, order[0], start[0])
-    if mode & MIRROR:
-        _pattern_order(bnd.mpat_of, bnd.midx, n, npat, order[1], start[1])
+    order, start = _pattern_orders(mode, bnd, n, columns)
     child_keys = np.empty((4, nwords), np.int64)
     child_h = np.empty(4, np.int64)
     child_d = np.empty(4, np.int64)
@@ -546,3 +553,52 @@ def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find
     ctl[6] = bound
     ctl[9] = reopened
     return status
+
+
+# -- the open list, for IDA* below it (``search.hybrid``) --------------------------------------
+
+
+@njit
+def open_nodes(heads, link, info, num, den, nodes, hs):
+    """The open nodes (not stale) into ``nodes``, each one's h (from its bucket: P = den * g +
+    num * h) into ``hs``; return how many there are."""
+    k = 0
+    for p in range(heads.shape[0]):
+        for gb in range(heads.shape[1]):
+            i = heads[p, gb]
+            while i >= 0:
+                if not info[i] & STALE:
+                    nodes[k] = i
+                    hs[k] = (p - den * gb) // num
+                    k += 1
+                i = link[i]
+    return k
+
+
+@njit
+def open_leaves(mode, md, nbr, width, height, bits, bnd, wd_find, keys, parent, info, nodes, boards, rows, paths):
+    """For each arena node ``nodes[k]``: its board into ``boards[k]``, (extended modes) its
+    components into ``rows[k]`` (``_components``; no automaton state) and the blank's cells on
+    its path from the root into ``paths[k]`` (root first; the rest of the row is left as is)."""
+    n = width * height
+    where = np.zeros(n, np.int64)
+    order, start = _pattern_orders(mode, bnd, n, rows.shape[1])
+    cells = np.empty(n, np.int64)
+    root = _unpack(keys, 0, bits, n, cells)
+    dirs = np.empty(paths.shape[1], np.int64)
+    for k in range(nodes.shape[0]):
+        i = nodes[k]
+        _unpack(keys, i, bits, n, cells)
+        boards[k, :] = cells
+        if mode & EXTENDED:
+            _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, rows[k], where, order, start)
+        m = 0
+        while parent[i] >= 0:
+            dirs[m] = info[i] & DIRECTION
+            m += 1
+            i = parent[i]
+        b = root
+        paths[k, 0] = b
+        for s in range(m):
+            b = nbr[b * 4 + dirs[m - 1 - s]]
+            paths[k, s + 1] = b

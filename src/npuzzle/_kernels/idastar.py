@@ -23,6 +23,7 @@ expanded, and the smallest amount by which a child's f exceeded the bound.
 
 from __future__ import annotations
 
+import types
 from typing import NamedTuple
 
 import numpy as np
@@ -379,7 +380,7 @@ def _lengths_kernel(mode, ida_iteration):
                 stack.ks[0] = blank * 25
                 stack.hs[0] = h0
                 ctl[CTL_DEPTH], ctl[CTL_GENERATED], ctl[CTL_EXPANDED], ctl[CTL_MIN_OVER] = 0, 0, 1, big
-                status = ida_iteration(board, shape, lines, bnd, fsm, stack, ctl, bound, big)
+                status = _ida_iteration(board, shape, lines, bnd, fsm, stack, ctl, bound, big)
                 total += ctl[CTL_GENERATED]
                 if status == FOUND:
                     lengths[i] = ctl[CTL_DEPTH]
@@ -388,7 +389,77 @@ def _lengths_kernel(mode, ida_iteration):
                 bound = nxt + ((nxt ^ md0) & 1)
             nodes[i] = total
 
-    return _jit_for_mode(ida_lengths, mode)
+    return _jit_for_mode(_calling(ida_lengths, ida_iteration), mode)
+
+
+#: Places in ``lctl`` (``ida_leaves``): the next leaf, whether it is under way (0 or 1), and the
+#: nodes generated and expanded and the smallest excess of f over the bound of the leaves done.
+L_NEXT, L_BUSY, L_GENERATED, L_EXPANDED, L_MIN_OVER = range(5)
+
+
+def _leaves_kernel(mode, ida_iteration):
+    lc_mode = mode & LC_MASK
+
+    def ida_leaves(boards, paths, depths, steps, hs, rows, shape, lines, bnd, fsm, none_index, board, stack, ctl,
+                   lctl, bound, budget):
+        """One threshold below many leaves: IDA* with threshold ``bound`` below each leaf in turn,
+        exploring its subtree exactly as the serial iteration does. Row i of the arrays is a leaf:
+        its board, the blank's cells from the root (``paths[i, :depths[i] + 1]``), the step that
+        brought the blank (-1 at the root), its h and its component row (the automaton's state
+        in it). It starts at leaf ``lctl[L_NEXT]`` and returns FOUND when a leaf's subtree holds
+        the goal (its path in ``stack.blanks[:ctl[CTL_DEPTH] + 1]``), EXHAUSTED when every leaf is
+        done, or SLICE_DONE once about ``budget`` more nodes are generated: the next call resumes
+        the leaf under way (kept in ``board``, ``stack`` and ``ctl``)."""
+        n = shape.width * shape.height
+        big = np.iinfo(np.int64).max
+        left = budget
+        while lctl[L_NEXT] < depths.shape[0]:
+            i = lctl[L_NEXT]
+            if lctl[L_BUSY] == 0:
+                d = depths[i]
+                for c in range(n):
+                    board[c] = boards[i, c]
+                if lc_mode == LC_TABLES:
+                    line_keys(board, lines, n, shape.row_of, shape.col_of)
+                for j in range(d + 1):
+                    stack.blanks[j] = paths[i, j]
+                    stack.ks[j] = none_index  # above the leaf, nothing is left to try: the kernel stops
+                stack.ks[d] = (paths[i, d] * 5 + steps[i] + 1) * 5
+                stack.hst[d] = rows[i]
+                stack.hs[d] = hs[i]
+                ctl[CTL_DEPTH], ctl[CTL_GENERATED], ctl[CTL_EXPANDED], ctl[CTL_MIN_OVER] = d, 0, 0, big
+                lctl[L_BUSY] = 1
+            before = ctl[CTL_GENERATED]
+            status = _ida_iteration(board, shape, lines, bnd, fsm, stack, ctl, bound, max(left, 1))
+            left -= ctl[CTL_GENERATED] - before
+            if status == SLICE_DONE:
+                return SLICE_DONE
+            lctl[L_BUSY] = 0
+            lctl[L_GENERATED] += ctl[CTL_GENERATED]
+            lctl[L_EXPANDED] += ctl[CTL_EXPANDED]
+            lctl[L_MIN_OVER] = min(lctl[L_MIN_OVER], ctl[CTL_MIN_OVER])
+            if status == FOUND:
+                return FOUND
+            lctl[L_NEXT] += 1
+            if left <= 0:
+                return SLICE_DONE
+        return EXHAUSTED
+
+    return _jit_for_mode(_calling(ida_leaves, ida_iteration), mode)
+
+
+#: What ``ida_lengths`` and ``ida_leaves`` call: each one's own iteration kernel (``_calling``).
+_ida_iteration = None
+
+
+def _calling(func, ida_iteration):
+    """``func`` with ``_ida_iteration`` bound to ``ida_iteration`` as a global, not a closure
+    variable: numba keys a cached kernel on its closure's values, and a compiled kernel's value
+    differs in every process, so a closure over it would compile afresh in every process."""
+    scope = dict(func.__globals__, _ida_iteration=ida_iteration)
+    bound = types.FunctionType(func.__code__, scope, func.__name__, func.__defaults__, func.__closure__)
+    bound.__qualname__ = func.__qualname__
+    return bound
 
 
 def _jit_for_mode(func, mode: int):
@@ -403,6 +474,7 @@ def _jit_for_mode(func, mode: int):
 
 _ITERATION: dict[int, object] = {}
 _LENGTHS: dict[int, object] = {}
+_LEAVES: dict[int, object] = {}
 
 
 def iteration(mode: int):
@@ -410,6 +482,13 @@ def iteration(mode: int):
     if mode not in _ITERATION:
         _ITERATION[mode] = _iteration_kernel(mode)
     return _ITERATION[mode]
+
+
+def leaves(mode: int):
+    """The kernel of one threshold below many leaves (see ``ida_leaves``) for ``mode``."""
+    if mode not in _LEAVES:
+        _LEAVES[mode] = _leaves_kernel(mode, iteration(mode))
+    return _LEAVES[mode]
 
 
 def lengths(mode: int):

@@ -64,6 +64,9 @@ methods:
             cells (24x24; 32x32 with --budget); real time beyond
   idastar   iterative-deepening A*: optimal, little memory (Korf 1985)
   astar     A*: optimal, or with --weight W > 1 at most W times the optimum, faster
+  astar+idastar
+            optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf
+            2019); for experiments: with the move automaton, idastar is faster
   beam      the shortest answer a beam search finds within --budget seconds (default 1), with
             a proven lower bound and the ratio to it; more budget, shorter answers
   realtime  any size, moves at once, not optimal (--realtime-method greedy or parberry)

@@ -6,9 +6,9 @@ A search is one ``Method`` entry: its name, its solver (``"module:function"``, a
 Adding a search means writing its module (and kernel) and adding one entry to ``REGISTRY``.
 
 >>> sorted(REGISTRY)
-['astar', 'beam', 'idastar', 'realtime']
+['astar', 'astar+idastar', 'beam', 'idastar', 'realtime']
 >>> METHODS
-('auto', 'idastar', 'astar', 'beam', 'realtime')
+('auto', 'idastar', 'astar', 'astar+idastar', 'beam', 'realtime')
 >>> check_pruning("fsm")
 'fsm'
 """
@@ -82,6 +82,9 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            frozenset({"heuristic", "pruning", "on_iteration", "on_progress"})),
     Method("astar", "npuzzle.search.astar:solve_request", "optimal, or weighted with a proven bound",
            frozenset({"heuristic", "weight", "on_iteration", "on_progress"})),
+    Method("astar+idastar", "npuzzle.search.hybrid:solve_request",
+           "optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf 2019)",
+           frozenset({"heuristic", "pruning", "on_iteration", "on_progress", "executor"})),
     Method("beam", "npuzzle.search.beam:solve_request",
            "short answers within a time budget, with a proven lower bound (boards beyond 4x4)",
            frozenset({"budget", "on_progress"})),

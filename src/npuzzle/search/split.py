@@ -20,6 +20,7 @@ it needs only the task (a few hundred bytes) and finds the tables in its own sto
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import multiprocessing
 import os
@@ -88,12 +89,44 @@ class Leaf:
 
 
 @dataclass(frozen=True)
+class Leaves:
+    """Leaves as arrays, row i a leaf (as ``Leaf`` has it): its board, the blank's cells from the
+    root (``paths[i, :depths[i] + 1]``), its depth, the step that brought the blank, h and the
+    component row. Slicing gives the rows' views."""
+
+    boards: np.ndarray
+    paths: np.ndarray
+    depths: np.ndarray
+    steps: np.ndarray
+    hs: np.ndarray
+    rows: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.depths)
+
+    def __getitem__(self, rows: slice) -> Leaves:
+        return Leaves(self.boards[rows], self.paths[rows], self.depths[rows], self.steps[rows], self.hs[rows],
+                      self.rows[rows])
+
+    @classmethod
+    def of(cls, leaves: tuple[Leaf, ...], cells: int, columns: int) -> Leaves:
+        depth = max((len(leaf.blanks) for leaf in leaves), default=1)
+        paths = np.zeros((len(leaves), depth), np.int64)
+        for i, leaf in enumerate(leaves):
+            paths[i, : len(leaf.blanks)] = leaf.blanks
+        return cls(np.array([leaf.tiles for leaf in leaves], np.int64).reshape(len(leaves), cells), paths,
+                   np.array([len(leaf.blanks) - 1 for leaf in leaves], np.int64),
+                   np.array([leaf.step for leaf in leaves], np.int64), np.array([leaf.h for leaf in leaves], np.int64),
+                   np.array([leaf.row for leaf in leaves], np.int64).reshape(len(leaves), columns))
+
+
+@dataclass(frozen=True)
 class Task:
     """Some leaves' subtrees at one threshold; ``deadline`` is a wall-clock time (``time.time``)."""
 
     job: Job
     bound: int
-    leaves: tuple[Leaf, ...]
+    leaves: tuple[Leaf, ...] | Leaves
     deadline: float | None = None
 
 
@@ -140,11 +173,12 @@ class _Context:
     line_tables: Any
     start: Callable[[Board], tuple[np.ndarray, int]]
     none_index: int
+    leaves: Any
 
 
 @functools.lru_cache(maxsize=4)
 def _context(job: Job) -> _Context:
-    from .._kernels.idastar import NONE, iteration
+    from .._kernels.idastar import NONE, iteration, leaves
 
     h, w = job.height, job.width
     shape = shape_arrays(h, w, job.goal, job.order)
@@ -157,49 +191,53 @@ def _context(job: Job) -> _Context:
         def start(board: Board) -> tuple[np.ndarray, int]:
             return np.zeros(kh.columns, np.int64), evaluate(board, job.goal, job.heuristic)
     none_index = int(np.flatnonzero(shape.succ_q == NONE)[0])
-    return _Context(iteration(kh.mode | lt.mode | fsm_mode), shape, lt.kernel_lines(h, w), kh.bounds, fsm,
-                    kh.columns, lt, start, none_index)
+    mode = kh.mode | lt.mode | fsm_mode
+    return _Context(iteration(mode), shape, lt.kernel_lines(h, w), kh.bounds, fsm, kh.columns, lt, start, none_index,
+                    leaves(mode))
 
 
 def run_task(task: Task) -> Outcome:
     """Search every leaf's subtree of ``task`` at its threshold (see the module docstring)."""
-    from .._kernels.bounds import LC_TABLES, line_keys
-    from .._kernels.idastar import CTL_EXPANDED, CTL_GENERATED, CTL_MIN_OVER, EXHAUSTED, FOUND, Stack
+    from .._kernels.idastar import (
+        CTL_DEPTH,
+        CTL_EXPANDED,
+        CTL_GENERATED,
+        CTL_SIZE,
+        FOUND,
+        L_BUSY,
+        L_EXPANDED,
+        L_GENERATED,
+        L_MIN_OVER,
+        SLICE_DONE,
+        Stack,
+    )
 
     job, bound = task.job, task.bound
     ctx = _context(job)
+    cells = job.height * job.width
+    leaves = task.leaves if isinstance(task.leaves, Leaves) else Leaves.of(task.leaves, cells, ctx.columns)
     cpu0 = time.process_time()
-    generated = expanded = 0
-    min_over = _BIG
     rows = bound + 2
     # One stack for every leaf: the kernel writes each row below a leaf before it reads it.
     stack = Stack(np.zeros(rows, np.uint64), np.zeros(rows, np.uint64), np.zeros(rows, np.int64),
                   np.zeros((rows, ctx.columns), np.int64))
-    for leaf in task.leaves:
-        depth = len(leaf.blanks) - 1
-        cells = np.array(leaf.tiles, dtype=np.uint64)
-        if ctx.line_tables.mode == LC_TABLES:
-            line_keys(cells, ctx.lines, len(cells), ctx.shape.row_of, ctx.shape.col_of)
-        stack.blanks[: depth + 1] = leaf.blanks
-        stack.ks[:depth] = ctx.none_index  # above the leaf, nothing is left to try: the kernel stops
-        stack.ks[depth] = (leaf.blanks[-1] * 5 + leaf.step + 1) * 5
-        stack.hst[depth] = leaf.row
-        stack.hs[depth] = leaf.h
-        ctl = np.array([depth, 0, 0, _BIG], dtype=np.int64)
-        status = -1
-        while status not in (EXHAUSTED, FOUND):
-            if task.deadline is not None and time.time() >= task.deadline:
-                return Outcome(generated + int(ctl[CTL_GENERATED]), expanded + int(ctl[CTL_EXPANDED]), min_over,
-                               None, time.process_time() - cpu0, timed_out=True)
-            status = ctx.kernel(cells, ctx.shape, ctx.lines, ctx.bounds, ctx.fsm, stack, ctl, bound,
-                                1 << 22)
-        generated += int(ctl[CTL_GENERATED])
-        expanded += int(ctl[CTL_EXPANDED])
-        min_over = min(min_over, int(ctl[CTL_MIN_OVER]))
-        if status == FOUND:
-            path = tuple(int(c) for c in stack.blanks[1 : int(ctl[0]) + 1])
-            return Outcome(generated, expanded, min_over, path, time.process_time() - cpu0)
-    return Outcome(generated, expanded, min_over, None, time.process_time() - cpu0)
+    board = np.zeros(cells, np.uint64)
+    ctl = np.zeros(CTL_SIZE, np.int64)
+    lctl = np.array([0, 0, 0, 0, _BIG], np.int64)
+    while True:
+        if task.deadline is not None and time.time() >= task.deadline:
+            busy = int(lctl[L_BUSY])
+            return Outcome(int(lctl[L_GENERATED]) + busy * int(ctl[CTL_GENERATED]),
+                           int(lctl[L_EXPANDED]) + busy * int(ctl[CTL_EXPANDED]), int(lctl[L_MIN_OVER]),
+                           None, time.process_time() - cpu0, timed_out=True)
+        status = ctx.leaves(leaves.boards, leaves.paths, leaves.depths, leaves.steps, leaves.hs, leaves.rows,
+                            ctx.shape, ctx.lines, ctx.bounds, ctx.fsm, ctx.none_index, board, stack, ctl, lctl,
+                            bound, 1 << 22)
+        if status != SLICE_DONE:
+            break
+    found = tuple(int(c) for c in stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1]) if status == FOUND else None
+    return Outcome(int(lctl[L_GENERATED]), int(lctl[L_EXPANDED]), int(lctl[L_MIN_OVER]), found,
+                   time.process_time() - cpu0)
 
 
 # -- the frontier -------------------------------------------------------------------------------
@@ -235,6 +273,19 @@ class Frontier:
     @functools.cached_property
     def _leaf_nodes(self) -> set[int]:
         return {i for i, _ in self.leaves}
+
+
+def _chunk(leaves: list[Leaf] | Leaves, start: int, size: int) -> tuple[Leaf, ...] | Leaves:
+    part = leaves[start : start + size]
+    return part if isinstance(part, Leaves) else tuple(part)
+
+
+class Tree(Protocol):
+    """The top of a search tree, none of whose leaves is the goal (``Frontier``, or the nodes an
+    A* search stored: ``search.hybrid``): what it costs at a threshold and the leaves below it
+    (see ``Frontier.at``)."""
+
+    def at(self, bound: int) -> tuple[int, int, int, list[Leaf] | Leaves]: ...
 
 
 def frontier(job: Job, target: int) -> Frontier:
@@ -337,36 +388,45 @@ def split_idastar(
     run = _Split(job, tree, executor, limit, on_progress)
     parity = board.manhattan(goal) & 1
     bound = tree.f[0] + ((tree.f[0] & 1) ^ parity)
-    try:
-        while True:
-            it, found, stop, min_over = run.threshold(bound)
-            if stop is not None:
-                return run.stopped(stop, bound)
-            if on_iteration is not None:
-                on_iteration(it, found is not None)
-            if found is not None:
-                return checked_solution(board, goal, tiles_from_cells(board, found), optimal=True, stats=run.stats,
-                                        method="idastar", heuristic=heuristic,
-                                        note=f"split over {executor.workers} workers")
-            if min_over == _BIG:
-                raise AssertionError("IDA* exhausted a solvable position")
-            nxt = bound + min_over
-            bound = nxt + ((nxt & 1) ^ parity)
-    except KeyboardInterrupt:
-        executor.cancel()
-        return run.stopped(INTERRUPTED, bound)
+    return run.search(board, bound, on_iteration, note=f"split over {executor.workers} workers")
 
 
 class _Split:
     """The state of one split search between thresholds: its counts, clock and CPU time of the
     tasks so far."""
 
-    def __init__(self, job: Job, tree: Frontier, executor: Executor, limit: Limit,
-                 on_progress: ProgressCallback | None) -> None:
+    def __init__(self, job: Job, tree: Tree, executor: Executor, limit: Limit,
+                 on_progress: ProgressCallback | None, *, method: str = "idastar", clock: Clock | None = None,
+                 stats: Stats | None = None) -> None:
         self.job, self.tree, self.executor, self.limit, self.on_progress = job, tree, executor, limit, on_progress
-        self.clock = Clock(limit)
-        self.stats = Stats(generated=1)
+        self.method = method
+        self.clock = clock or Clock(limit)
+        self.stats = stats or Stats(generated=1)
         self.task_cpu = 0.0
+
+    def search(self, board: Board, bound: int, on_iteration: Callable[[Iteration, bool], None] | None, *,
+               note: str) -> Solution:
+        """Thresholds from ``bound`` on (each the smallest f that exceeded the last, of the
+        solutions' parity) until one finds a solution or a limit stops the search."""
+        goal, parity = self.job.goal, board.manhattan(self.job.goal) & 1
+        try:
+            while True:
+                it, found, stop, min_over = self.threshold(bound)
+                if stop is not None:
+                    return self.stopped(stop, bound)
+                if on_iteration is not None:
+                    on_iteration(it, found is not None)
+                if found is not None:
+                    return checked_solution(board, goal, tiles_from_cells(board, found), optimal=True,
+                                            stats=self.stats, method=self.method, heuristic=self.job.heuristic,
+                                            note=note)
+                if min_over == _BIG:
+                    raise AssertionError("IDA* exhausted a solvable position")
+                nxt = bound + min_over
+                bound = nxt + ((nxt & 1) ^ parity)
+        except KeyboardInterrupt:
+            self.executor.cancel()
+            return self.stopped(INTERRUPTED, bound)
 
     def threshold(self, bound: int) -> tuple[Iteration, tuple[int, ...] | None, str | None, int]:
         """Run one threshold: its iteration, the solution's blank cells (or None), the limit that
@@ -376,7 +436,7 @@ class _Split:
         generated, expanded, min_over, leaves = self.tree.at(bound)
         deadline = None if clock.deadline is None else time.time() + (clock.deadline - time.monotonic())
         size = max(TASK_LEAVES, len(leaves) // (self.executor.workers * TASKS_PER_WORKER))
-        tasks = [Task(self.job, bound, tuple(leaves[i : i + size]), deadline) for i in range(0, len(leaves), size)]
+        tasks = [Task(self.job, bound, _chunk(leaves, i, size), deadline) for i in range(0, len(leaves), size)]
         found, stop = None, None
         for outcome in self.executor.run(tasks):
             generated += outcome.generated
@@ -408,7 +468,7 @@ class _Split:
     def stopped(self, status: str, bound: int) -> Solution:
         self._stamp()
         board = Board(self.job.height, self.job.width, self.job.tiles)
-        return unfinished(board, self.job.goal, status, bound, stats=self.stats, method="idastar",
+        return unfinished(board, self.job.goal, status, bound, stats=self.stats, method=self.method,
                           heuristic=self.job.heuristic)
 
 
@@ -428,6 +488,23 @@ def workers_for(jobs: int) -> int:
     if jobs < 0:
         raise ValueError(f"--jobs takes 0 (every core) or a number of processes, not {jobs}")
     return cores() if jobs == 0 else jobs
+
+
+class Inline:
+    """An ``Executor`` that runs the tasks in this process, one after another (its CPU is this
+    process's own, so the outcomes report none)."""
+
+    workers = 1
+
+    def run(self, tasks: list[Task]) -> Iterator[Outcome]:
+        for task in tasks:
+            yield dataclasses.replace(run_task(task), cpu_seconds=0.0)
+
+    def imap(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        return map(fn, items)
+
+    def cancel(self) -> None:
+        pass
 
 
 class Pool:

@@ -1,0 +1,139 @@
+"""A* at the top of the tree, IDA* below it (Bu & Korf 2019's A*+IDA*).
+
+A* runs first, storing every position it reaches, until it has generated ``top_nodes`` nodes
+(or solved the board). Its open list is then the frontier: each open node is a position reached
+by the shortest path A* knows, once, whatever the number of paths to it. IDA* follows,
+threshold by threshold: at each threshold it searches below every frontier node whose f is
+within it, in order of f and then of h (the nodes nearest the goal first), exactly as the
+IDA* kernel searches a subtree (``split.run_task``, with the move automaton started afresh at
+each frontier node: the move strings it prunes never reach above the node). The first solution a
+threshold finds is optimal: every lower threshold was searched in full, and some open node lies
+on an optimal path with its true distance from the root (the A* invariant).
+
+What it saves over IDA* alone is the top of the tree searched again at every threshold, and the
+subtrees of positions reached by more than one path down to the frontier; with the move
+automaton few such positions are left (see ``docs/benchmarks.md``). With an executor of several
+workers, the frontier's subtrees are shared out as ``split`` does it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..board import Board, Goal, check_goal
+from ..errors import InvalidBoardError
+from ..heuristics.registry import KernelHeuristic, auto_heuristic, kernel_heuristic, parse
+from .astar import MAX_CELLS, _Search, default_max_memory, exact_weight
+from .idastar import _pruning, _warm, from_other_goal, other_goal_tables
+from .limits import NODE_LIMIT, Clock, Limit, ProgressCallback, Solution, Stats
+from .registry import IterationCallback, Request
+from .split import _BIG, Executor, Inline, Job, Leaves, _Split
+
+#: Nodes A* generates before IDA* takes over, by default.
+TOP_NODES = 1 << 20
+METHOD = "astar+idastar"
+
+
+def solve_request(board: Board, request: Request) -> Solution:
+    """``astar_idastar`` for a ``search.solve`` request (``auto`` picks the bound IDA* would)."""
+    heuristic = request.heuristic
+    if heuristic == "auto":
+        heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
+    return astar_idastar(board, goal=request.goal, heuristic=heuristic, limit=request.limit,
+                         pruning=request.pruning, on_iteration=request.on_iteration,
+                         on_progress=request.on_progress, executor=request.executor)
+
+
+def astar_idastar(
+    board: Board,
+    *,
+    goal: Goal = "standard",
+    heuristic: str = "manhattan",
+    limit: Limit | None = None,
+    pruning: str = "auto",
+    top_nodes: int = TOP_NODES,
+    on_iteration: IterationCallback | None = None,
+    on_progress: ProgressCallback | None = None,
+    executor: Executor | None = None,
+) -> Solution:
+    """Optimal solution of ``board`` by A*+IDA* (see the module docstring): A* until it has
+    generated ``top_nodes`` nodes, then IDA* below its open nodes (on ``executor``'s workers if
+    given). ``heuristic``, ``pruning`` and ``limit`` are IDA*'s; the solution is the same length
+    as IDA*'s, and ``stats`` counts both parts."""
+    check_goal(goal)
+    heuristic = parse(heuristic).name
+    pruning = _pruning(pruning, heuristic, board.size)
+    if top_nodes < 1:
+        raise InvalidBoardError(f"A*+IDA* needs a top of at least one node, not {top_nodes}")
+    if board.size > MAX_CELLS:
+        raise InvalidBoardError(f"A*+IDA* is limited to boards of at most {MAX_CELLS} cells, as A* is")
+    board.require_solvable(goal)
+    limit = limit or Limit()
+    other = other_goal_tables(board, goal, heuristic)
+    if other is not None:
+        sol = astar_idastar(board.converted(), goal=other, heuristic=heuristic, limit=limit, pruning=pruning,
+                            top_nodes=top_nodes, on_iteration=on_iteration, on_progress=on_progress,
+                            executor=executor)
+        return from_other_goal(board, goal, other, sol)
+    kh = kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
+    _warm(heuristic, board.height, board.width, goal, pruning)
+    clock = Clock(limit)
+    stats = Stats(generated=1)
+    top_limit = replace(limit, max_nodes=top_nodes if limit.max_nodes is None else min(top_nodes, limit.max_nodes))
+    search = _Search(board, goal, kh, exact_weight(1.0), top_limit, limit.max_memory or default_max_memory(), clock,
+                     stats, on_iteration, on_progress)
+    first = search.run().solution
+    user_limit = limit.max_nodes is not None and stats.generated >= limit.max_nodes
+    if first.solved or first.status != NODE_LIMIT or user_limit or search.arrays is None:
+        return replace(first, method=METHOD)  # solved by A* alone, or stopped by the caller's limits
+    top = Top.of(search, kh)
+    job = Job(board.tiles, board.height, board.width, goal, heuristic, pruning)
+    run = _Split(job, top, executor or Inline(), limit, on_progress, method=METHOD, clock=clock, stats=stats)
+    return run.search(board, max(first.lower_bound, top.first_bound()), on_iteration,
+                      note=f"A* stored the top of the tree: {len(top.leaves):,} open positions of "
+                           f"{search.ctl[0]:,} it reached")
+
+
+@dataclass
+class Top:
+    """A* search's open list as IDA*'s frontier: the leaves in order of f, then h."""
+
+    leaves: Leaves
+    f: np.ndarray
+
+    @classmethod
+    def of(cls, search: _Search, kh: KernelHeuristic) -> Top:
+        from .._kernels.astar import DIRECTION, ROOT, open_leaves, open_nodes
+
+        a = search.a
+        stored = int(search.ctl[0])
+        nodes = np.empty(stored, np.int64)
+        hs = np.empty(stored, np.int64)
+        k = open_nodes(a.heads, a.link, a.info, 1, 1, nodes, hs)
+        # No leaf is the goal: a board one move from it has h = 1, so A* generates the goal only
+        # when it expands nodes of f = optimum, and then expands it next (it has the largest g).
+        if k == 0 or hs[:k].min() == 0:
+            raise AssertionError("A* stopped with the goal, or nothing, on its open list")
+        order = np.lexsort((hs[:k], a.g[nodes[:k]] + hs[:k]))
+        nodes, hs = nodes[order], hs[order]
+        depths = a.g[nodes].astype(np.int64)
+        boards = np.empty((k, search.board.size), np.int64)
+        rows = np.zeros((k, kh.columns), np.int64)
+        paths = np.zeros((k, int(depths.max()) + 1), np.int64)
+        t = search.tables
+        open_leaves(search.mode, t.md, t.nbr, search.board.width, search.board.height, search.bits, kh.bounds,
+                    search.wd_find, a.keys, a.parent, a.info, nodes, boards, rows, paths)
+        steps = (a.info[nodes] & DIRECTION).astype(np.int64)
+        steps[steps == ROOT] = -1
+        return cls(Leaves(boards, paths, depths, steps, hs, rows), depths + hs)
+
+    def first_bound(self) -> int:
+        return int(self.f[0])
+
+    def at(self, bound: int) -> tuple[int, int, int, Leaves]:
+        """Nothing above the leaves is searched again; each leaf within ``bound`` is expanded
+        (counted here: the kernel counts its children)."""
+        k = int(np.searchsorted(self.f, bound, side="right"))  # the leaves within it come first
+        return 0, k, int(self.f[k]) - bound if k < len(self.f) else _BIG, self.leaves[:k]
