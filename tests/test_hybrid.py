@@ -130,6 +130,8 @@ def test_limits():
         assert sol.status == TIMEOUT and 0 < sol.lower_bound <= 80 and sol.method == METHOD
     with pytest.raises(InvalidBoardError, match="at least one node"):
         astar_idastar(b, top_nodes=0)
+    with pytest.raises(InvalidBoardError, match="9x9 board .81 cells. needs --method beam or realtime"):
+        astar_idastar(Board(9, 9, tuple(range(1, 81)) + (0,)))
 
 
 def test_on_the_command_line(capsys):

@@ -68,7 +68,9 @@ def astar_idastar(
     if top_nodes < 1:
         raise InvalidBoardError(f"A*+IDA* needs a top of at least one node, not {top_nodes}")
     if board.size > MAX_CELLS:
-        raise InvalidBoardError(f"A*+IDA* is limited to boards of at most {MAX_CELLS} cells, as A* is")
+        raise InvalidBoardError(
+            f"A*+IDA* is limited to boards of at most {MAX_CELLS} cells, as A* is; a {board.height}x{board.width} "
+            f"board ({board.size} cells) needs --method beam or realtime")
     board.require_solvable(goal)
     limit = limit or Limit()
     other = other_goal_tables(board, goal, heuristic)
