@@ -78,7 +78,8 @@ def test_the_frontier_is_the_open_list_with_its_bounds_and_paths(pdb_store):  # 
     assert len({tuple(b) for b in leaves.boards.tolist()}) == len(leaves)  # each position once
     for i in range(len(leaves)):
         depth = int(leaves.depths[i])
-        blanks = tuple(leaves.paths[i, : depth + 1].tolist())
+        blanks = (board.blank, *top.path(leaves, i))
+        assert len(blanks) == depth + 1 and blanks[-1] == leaves.blanks[i]
         reached = _walk(board, blanks)
         assert reached.tiles == tuple(leaves.boards[i].tolist())
         row, h = kh.start(reached)

@@ -576,29 +576,16 @@ def open_nodes(heads, link, info, num, den, nodes, hs):
 
 
 @njit
-def open_leaves(mode, md, nbr, width, height, bits, bnd, wd_find, keys, parent, info, nodes, boards, rows, paths):
-    """For each arena node ``nodes[k]``: its board into ``boards[k]``, (extended modes) its
-    components into ``rows[k]`` (``_components``; no automaton state) and the blank's cells on
-    its path from the root into ``paths[k]`` (root first; the rest of the row is left as is)."""
+def open_leaves(mode, md, nbr, width, height, bits, bnd, wd_find, keys, nodes, boards, blanks, rows):
+    """For each arena node ``nodes[k]``: its board into ``boards[k]``, its blank's cell into
+    ``blanks[k]`` and (extended modes) its components into ``rows[k]`` (``_components``; no
+    automaton state)."""
     n = width * height
     where = np.zeros(n, np.int64)
     order, start = _pattern_orders(mode, bnd, n, rows.shape[1])
     cells = np.empty(n, np.int64)
-    root = _unpack(keys, 0, bits, n, cells)
-    dirs = np.empty(paths.shape[1], np.int64)
     for k in range(nodes.shape[0]):
-        i = nodes[k]
-        _unpack(keys, i, bits, n, cells)
+        blanks[k] = _unpack(keys, nodes[k], bits, n, cells)
         boards[k, :] = cells
         if mode & EXTENDED:
             _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, rows[k], where, order, start)
-        m = 0
-        while parent[i] >= 0:
-            dirs[m] = info[i] & DIRECTION
-            m += 1
-            i = parent[i]
-        b = root
-        paths[k, 0] = b
-        for s in range(m):
-            b = nbr[b * 4 + dirs[m - 1 - s]]
-            paths[k, s + 1] = b

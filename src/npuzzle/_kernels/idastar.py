@@ -400,37 +400,36 @@ L_NEXT, L_BUSY, L_GENERATED, L_EXPANDED, L_MIN_OVER = range(5)
 def _leaves_kernel(mode, ida_iteration):
     lc_mode = mode & LC_MASK
 
-    def ida_leaves(boards, paths, depths, steps, hs, rows, shape, lines, bnd, fsm, none_index, board, stack, ctl,
-                   lctl, bound, budget):
+    def ida_leaves(boards, blanks, depths, steps, hs, rows, shape, lines, bnd, fsm, board, stack, ctl, lctl, bound,
+                   budget):
         """One threshold below many leaves: IDA* with threshold ``bound`` below each leaf in turn,
         exploring its subtree exactly as the serial iteration does. Row i of the arrays is a leaf:
-        its board, the blank's cells from the root (``paths[i, :depths[i] + 1]``), the step that
-        brought the blank (-1 at the root), its h and its component row (the automaton's state
-        in it). It starts at leaf ``lctl[L_NEXT]`` and returns FOUND when a leaf's subtree holds
-        the goal (its path in ``stack.blanks[:ctl[CTL_DEPTH] + 1]``), EXHAUSTED when every leaf is
-        done, or SLICE_DONE once about ``budget`` more nodes are generated: the next call resumes
-        the leaf under way (kept in ``board``, ``stack`` and ``ctl``)."""
+        its board, its blank's cell, its depth, the step that brought the blank (-1 at the root),
+        its h and its component row (the automaton's state in it). Each leaf is searched from
+        depth 0 of ``stack`` with the threshold less its depth. It starts at leaf
+        ``lctl[L_NEXT]`` and returns FOUND when a leaf's subtree holds the goal (that leaf stays
+        ``lctl[L_NEXT]``; the blank's cells below it are ``stack.blanks[1:ctl[CTL_DEPTH] + 1]``),
+        EXHAUSTED when every leaf is done, or SLICE_DONE once about ``budget`` more nodes are
+        generated: the next call resumes the leaf under way (kept in ``board``, ``stack`` and
+        ``ctl``)."""
         n = shape.width * shape.height
         big = np.iinfo(np.int64).max
         left = budget
         while lctl[L_NEXT] < depths.shape[0]:
             i = lctl[L_NEXT]
             if lctl[L_BUSY] == 0:
-                d = depths[i]
                 for c in range(n):
                     board[c] = boards[i, c]
                 if lc_mode == LC_TABLES:
                     line_keys(board, lines, n, shape.row_of, shape.col_of)
-                for j in range(d + 1):
-                    stack.blanks[j] = paths[i, j]
-                    stack.ks[j] = none_index  # above the leaf, nothing is left to try: the kernel stops
-                stack.ks[d] = (paths[i, d] * 5 + steps[i] + 1) * 5
-                stack.hst[d] = rows[i]
-                stack.hs[d] = hs[i]
-                ctl[CTL_DEPTH], ctl[CTL_GENERATED], ctl[CTL_EXPANDED], ctl[CTL_MIN_OVER] = d, 0, 0, big
+                stack.blanks[0] = blanks[i]
+                stack.ks[0] = (blanks[i] * 5 + steps[i] + 1) * 5
+                stack.hst[0] = rows[i]
+                stack.hs[0] = hs[i]
+                ctl[CTL_DEPTH], ctl[CTL_GENERATED], ctl[CTL_EXPANDED], ctl[CTL_MIN_OVER] = 0, 0, 0, big
                 lctl[L_BUSY] = 1
             before = ctl[CTL_GENERATED]
-            status = _ida_iteration(board, shape, lines, bnd, fsm, stack, ctl, bound, max(left, 1))
+            status = _ida_iteration(board, shape, lines, bnd, fsm, stack, ctl, bound - depths[i], max(left, 1))
             left -= ctl[CTL_GENERATED] - before
             if status == SLICE_DONE:
                 return SLICE_DONE

@@ -29,7 +29,7 @@ from .astar import MAX_CELLS, _Search, default_max_memory, exact_weight
 from .idastar import _pruning, _warm, from_other_goal, other_goal_tables
 from .limits import NODE_LIMIT, Clock, Limit, ProgressCallback, Solution, Stats
 from .registry import IterationCallback, Request
-from .split import _BIG, Executor, Inline, Job, Leaves, _Split
+from .split import _BIG, Executor, Inline, Job, Leaf, Leaves, _Split
 
 #: Nodes A* generates before IDA* takes over, by default.
 TOP_NODES = 1 << 20
@@ -100,10 +100,16 @@ def astar_idastar(
 
 @dataclass
 class Top:
-    """A* search's open list as IDA*'s frontier: the leaves in order of f, then h."""
+    """A* search's open list as IDA*'s frontier: the leaves in order of f, then h, and what
+    finds the path to one (the arena's parents and moves, the root's blank and the neighbours)."""
 
     leaves: Leaves
     f: np.ndarray
+    nodes: np.ndarray
+    parent: np.ndarray
+    info: np.ndarray
+    root_blank: int
+    nbr: np.ndarray
 
     @classmethod
     def of(cls, search: _Search, kh: KernelHeuristic) -> Top:
@@ -122,14 +128,15 @@ class Top:
         nodes, hs = nodes[order], hs[order]
         depths = a.g[nodes].astype(np.int64)
         boards = np.empty((k, search.board.size), np.int64)
+        blanks = np.empty(k, np.int64)
         rows = np.zeros((k, kh.columns), np.int64)
-        paths = np.zeros((k, int(depths.max()) + 1), np.int64)
         t = search.tables
         open_leaves(search.mode, t.md, t.nbr, search.board.width, search.board.height, search.bits, kh.bounds,
-                    search.wd_find, a.keys, a.parent, a.info, nodes, boards, rows, paths)
+                    search.wd_find, a.keys, nodes, boards, blanks, rows)
         steps = (a.info[nodes] & DIRECTION).astype(np.int64)
         steps[steps == ROOT] = -1
-        return cls(Leaves(boards, paths, depths, steps, hs, rows), depths + hs)
+        return cls(Leaves(boards, blanks, depths, steps, hs, rows), depths + hs, nodes, a.parent[:stored],
+                   a.info[:stored], search.board.blank, t.nbr)
 
     def first_bound(self) -> int:
         return int(self.f[0])
@@ -139,3 +146,19 @@ class Top:
         (counted here: the kernel counts its children)."""
         k = int(np.searchsorted(self.f, bound, side="right"))  # the leaves within it come first
         return 0, k, int(self.f[k]) - bound if k < len(self.f) else _BIG, self.leaves[:k]
+
+    def path(self, leaves: list[Leaf] | Leaves, index: int) -> tuple[int, ...]:
+        """The blank's cells from the root to leaf ``index`` (of ``at``'s leaves, which come
+        first in ``self.leaves``), by A*'s parents."""
+        from .._kernels.astar import DIRECTION
+
+        steps = []
+        node = int(self.nodes[index])
+        while self.parent[node] >= 0:
+            steps.append(int(self.info[node]) & DIRECTION)
+            node = int(self.parent[node])
+        cells, blank = [], self.root_blank
+        for d in reversed(steps):
+            blank = int(self.nbr[blank * 4 + d])
+            cells.append(blank)
+        return tuple(cells)

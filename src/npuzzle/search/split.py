@@ -90,12 +90,12 @@ class Leaf:
 
 @dataclass(frozen=True)
 class Leaves:
-    """Leaves as arrays, row i a leaf (as ``Leaf`` has it): its board, the blank's cells from the
-    root (``paths[i, :depths[i] + 1]``), its depth, the step that brought the blank, h and the
-    component row. Slicing gives the rows' views."""
+    """Leaves as arrays, row i a leaf (as ``Leaf`` has it): its board, the blank's cell, its
+    depth, the step that brought the blank (-1 at the root), h and the component row. Slicing
+    gives the rows' views."""
 
     boards: np.ndarray
-    paths: np.ndarray
+    blanks: np.ndarray
     depths: np.ndarray
     steps: np.ndarray
     hs: np.ndarray
@@ -105,36 +105,40 @@ class Leaves:
         return len(self.depths)
 
     def __getitem__(self, rows: slice) -> Leaves:
-        return Leaves(self.boards[rows], self.paths[rows], self.depths[rows], self.steps[rows], self.hs[rows],
+        return Leaves(self.boards[rows], self.blanks[rows], self.depths[rows], self.steps[rows], self.hs[rows],
                       self.rows[rows])
 
     @classmethod
     def of(cls, leaves: tuple[Leaf, ...], cells: int, columns: int) -> Leaves:
-        depth = max((len(leaf.blanks) for leaf in leaves), default=1)
-        paths = np.zeros((len(leaves), depth), np.int64)
-        for i, leaf in enumerate(leaves):
-            paths[i, : len(leaf.blanks)] = leaf.blanks
-        return cls(np.array([leaf.tiles for leaf in leaves], np.int64).reshape(len(leaves), cells), paths,
-                   np.array([len(leaf.blanks) - 1 for leaf in leaves], np.int64),
-                   np.array([leaf.step for leaf in leaves], np.int64), np.array([leaf.h for leaf in leaves], np.int64),
-                   np.array([leaf.row for leaf in leaves], np.int64).reshape(len(leaves), columns))
+        k = len(leaves)
+
+        def column(values: list[int]) -> np.ndarray:
+            return np.array(values, np.int64)
+
+        return cls(np.array([leaf.tiles for leaf in leaves], np.int64).reshape(k, cells),
+                   column([leaf.blanks[-1] for leaf in leaves]), column([len(leaf.blanks) - 1 for leaf in leaves]),
+                   column([leaf.step for leaf in leaves]), column([leaf.h for leaf in leaves]),
+                   np.array([leaf.row for leaf in leaves], np.int64).reshape(k, columns))
 
 
 @dataclass(frozen=True)
 class Task:
-    """Some leaves' subtrees at one threshold; ``deadline`` is a wall-clock time (``time.time``)."""
+    """Some leaves' subtrees at one threshold, the first being leaf ``first`` of the threshold's;
+    ``deadline`` is a wall-clock time (``time.time``)."""
 
     job: Job
     bound: int
     leaves: tuple[Leaf, ...] | Leaves
     deadline: float | None = None
+    first: int = 0
 
 
 @dataclass(frozen=True)
 class Outcome:
     """A task's result: nodes, the smallest excess of f over the bound met (``_BIG`` if none),
-    the blank's cells of a solution from the root (or None), CPU seconds, and whether the
-    deadline stopped it before the end."""
+    the blank's cells of a solution from its leaf on (or None) and that leaf's number in the
+    threshold (``Task.first`` counted), CPU seconds, and whether the deadline stopped it before
+    the end."""
 
     generated: int
     expanded: int
@@ -142,6 +146,7 @@ class Outcome:
     found: tuple[int, ...] | None
     cpu_seconds: float
     timed_out: bool = False
+    leaf: int = -1
 
 
 class Executor(Protocol):
@@ -172,13 +177,12 @@ class _Context:
     columns: int
     line_tables: Any
     start: Callable[[Board], tuple[np.ndarray, int]]
-    none_index: int
     leaves: Any
 
 
 @functools.lru_cache(maxsize=4)
 def _context(job: Job) -> _Context:
-    from .._kernels.idastar import NONE, iteration, leaves
+    from .._kernels.idastar import iteration, leaves
 
     h, w = job.height, job.width
     shape = shape_arrays(h, w, job.goal, job.order)
@@ -190,9 +194,8 @@ def _context(job: Job) -> _Context:
     else:
         def start(board: Board) -> tuple[np.ndarray, int]:
             return np.zeros(kh.columns, np.int64), evaluate(board, job.goal, job.heuristic)
-    none_index = int(np.flatnonzero(shape.succ_q == NONE)[0])
     mode = kh.mode | lt.mode | fsm_mode
-    return _Context(iteration(mode), shape, lt.kernel_lines(h, w), kh.bounds, fsm, kh.columns, lt, start, none_index,
+    return _Context(iteration(mode), shape, lt.kernel_lines(h, w), kh.bounds, fsm, kh.columns, lt, start,
                     leaves(mode))
 
 
@@ -208,6 +211,7 @@ def run_task(task: Task) -> Outcome:
         L_EXPANDED,
         L_GENERATED,
         L_MIN_OVER,
+        L_NEXT,
         SLICE_DONE,
         Stack,
     )
@@ -230,14 +234,14 @@ def run_task(task: Task) -> Outcome:
             return Outcome(int(lctl[L_GENERATED]) + busy * int(ctl[CTL_GENERATED]),
                            int(lctl[L_EXPANDED]) + busy * int(ctl[CTL_EXPANDED]), int(lctl[L_MIN_OVER]),
                            None, time.process_time() - cpu0, timed_out=True)
-        status = ctx.leaves(leaves.boards, leaves.paths, leaves.depths, leaves.steps, leaves.hs, leaves.rows,
-                            ctx.shape, ctx.lines, ctx.bounds, ctx.fsm, ctx.none_index, board, stack, ctl, lctl,
+        status = ctx.leaves(leaves.boards, leaves.blanks, leaves.depths, leaves.steps, leaves.hs, leaves.rows,
+                            ctx.shape, ctx.lines, ctx.bounds, ctx.fsm, board, stack, ctl, lctl,
                             bound, 1 << 22)
         if status != SLICE_DONE:
             break
     found = tuple(int(c) for c in stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1]) if status == FOUND else None
     return Outcome(int(lctl[L_GENERATED]), int(lctl[L_EXPANDED]), int(lctl[L_MIN_OVER]), found,
-                   time.process_time() - cpu0)
+                   time.process_time() - cpu0, leaf=task.first + int(lctl[L_NEXT]) if found is not None else -1)
 
 
 # -- the frontier -------------------------------------------------------------------------------
@@ -270,6 +274,11 @@ class Frontier:
         leaves = [leaf for i, leaf in self.leaves if self.path_f[i] <= bound]
         return generated, expanded + 1 + len(leaves), min_over, leaves
 
+    def path(self, leaves: list[Leaf] | Leaves, index: int) -> tuple[int, ...]:
+        """The blank's cells from the root to leaf ``index`` of ``leaves`` (from ``at``)."""
+        assert isinstance(leaves, list)
+        return leaves[index].blanks[1:]
+
     @functools.cached_property
     def _leaf_nodes(self) -> set[int]:
         return {i for i, _ in self.leaves}
@@ -286,6 +295,8 @@ class Tree(Protocol):
     (see ``Frontier.at``)."""
 
     def at(self, bound: int) -> tuple[int, int, int, list[Leaf] | Leaves]: ...
+
+    def path(self, leaves: list[Leaf] | Leaves, index: int) -> tuple[int, ...]: ...
 
 
 def frontier(job: Job, target: int) -> Frontier:
@@ -436,7 +447,7 @@ class _Split:
         generated, expanded, min_over, leaves = self.tree.at(bound)
         deadline = None if clock.deadline is None else time.time() + (clock.deadline - time.monotonic())
         size = max(TASK_LEAVES, len(leaves) // (self.executor.workers * TASKS_PER_WORKER))
-        tasks = [Task(self.job, bound, _chunk(leaves, i, size), deadline) for i in range(0, len(leaves), size)]
+        tasks = [Task(self.job, bound, _chunk(leaves, i, size), deadline, first=i) for i in range(0, len(leaves), size)]
         found, stop = None, None
         for outcome in self.executor.run(tasks):
             generated += outcome.generated
@@ -446,7 +457,7 @@ class _Split:
             if self.on_progress is not None:
                 self.on_progress(clock.progress(bound, stats.generated + generated))
             if outcome.found is not None:
-                found = outcome.found
+                found = self.tree.path(leaves, outcome.leaf) + outcome.found
             elif outcome.timed_out or clock.expired():
                 stop = TIMEOUT
             elif limit.max_nodes is not None and stats.generated + generated >= limit.max_nodes:
