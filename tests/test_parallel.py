@@ -202,6 +202,14 @@ def test_a_batch_and_a_split_search_on_dask(capsys, tmp_path, dask_cluster):
     assert s.length == 31 and s.optimal and "split over 2 workers" in s.note
     assert [(i.generated, i.expanded) for i in s.stats.iterations[:-1]] == [
         (i.generated, i.expanded) for i in serial.stats.iterations[:-1]]
+    # A*+IDA* hands its open list to the workers as arrays
+    from npuzzle.cluster import Cluster
+    from npuzzle.search.hybrid import astar_idastar
+
+    with Cluster(address) as cluster:
+        hybrid = astar_idastar(board, heuristic="manhattan", top_nodes=200, executor=cluster)
+    assert hybrid.length == 31 and hybrid.optimal and hybrid.method == "astar+idastar"
+    assert "open positions" in hybrid.note
 
 
 def test_a_worker_killed_mid_search_changes_nothing(dask_cluster):
