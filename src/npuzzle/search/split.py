@@ -5,8 +5,10 @@ The frontier is every path of ``depth`` moves from the root that the serial sear
 the same move order, the same parent or automaton pruning (so paths the automaton knows to be
 duplicates are left out, as in the serial search), each leaf with the automaton's state at its
 end. For a threshold, the leaves whose path stays within it are the units of work (``Task``):
-a worker runs the IDA* kernel from each leaf, its stack prefilled with the leaf's path, so the
-kernel explores exactly the leaf's subtree as the serial iteration would and then stops. The
+a worker's kernel (``_kernels.idastar.ida_leaves``) searches each leaf's subtree from depth 0
+of its stack with the threshold less the leaf's depth, starting from the leaf's bound, automaton
+state and last step, so it explores exactly the subtree the serial iteration would. The path to
+a leaf is looked up (``Tree.path``) only for the leaf whose subtree holds a solution. The
 next threshold is the smallest f that exceeded this one, over the frontier's own cut nodes and
 every subtree; the first solution found in a threshold is optimal (every lower threshold was
 searched in full). So an iteration that finds nothing counts the serial iteration's nodes
