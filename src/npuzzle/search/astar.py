@@ -184,6 +184,14 @@ class _Arrays:
         self.table = np.empty(self.table_size(capacity), np.int32)
         rehash(self.keys, self.info, nodes, self.table)
 
+    def directions_to(self, node: int) -> list[int]:
+        """The blank's directions from the root to arena node ``node`` (by its parents)."""
+        dirs = []
+        while self.parent[node] >= 0:
+            dirs.append(int(self.info[node]) & 7)
+            node = int(self.parent[node])
+        return dirs[::-1]
+
     def grow_buckets(self, pmax: int, gmax: int) -> None:
         heads = np.full((pmax, gmax), -1, np.int32)
         p, q = self.heads.shape
@@ -469,12 +477,7 @@ class _Search:
         return self._result(sol)
 
     def _found(self, node: int) -> AStarRun:
-        a = self.a
-        dirs = []
-        while a.parent[node] >= 0:
-            dirs.append(int(a.info[node]) & 7)
-            node = int(a.parent[node])
-        moves = tiles_from_directions(self.board, dirs[::-1])
+        moves = tiles_from_directions(self.board, self.a.directions_to(node))
         self._record(True)
         self._finish_stats()
         bound = int(self.ctl[6])

@@ -25,7 +25,7 @@ import numpy as np
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from ..heuristics.registry import KernelHeuristic, auto_heuristic, kernel_heuristic, parse
-from .astar import MAX_CELLS, _Search, default_max_memory, exact_weight
+from .astar import MAX_CELLS, _Arrays, _Search, default_max_memory, exact_weight
 from .idastar import _pruning, _warm, from_other_goal, other_goal_tables
 from .limits import NODE_LIMIT, Clock, Limit, ProgressCallback, Solution, Stats
 from .registry import IterationCallback, Request
@@ -100,14 +100,13 @@ def astar_idastar(
 
 @dataclass
 class Top:
-    """A* search's open list as IDA*'s frontier: the leaves in order of f, then h, and what
-    finds the path to one (the arena's parents and moves, the root's blank and the neighbours)."""
+    """A* search's open list as IDA*'s frontier: the leaves in order of f, then h, their nodes in
+    A*'s arena (whose parents give the path to one), the root's blank and the neighbours."""
 
     leaves: Leaves
     f: np.ndarray
     nodes: np.ndarray
-    parent: np.ndarray
-    info: np.ndarray
+    arena: _Arrays
     root_blank: int
     nbr: np.ndarray
 
@@ -135,8 +134,7 @@ class Top:
                     search.wd_find, a.keys, nodes, boards, blanks, rows)
         steps = (a.info[nodes] & DIRECTION).astype(np.int64)
         steps[steps == ROOT] = -1
-        return cls(Leaves(boards, blanks, depths, steps, hs, rows), depths + hs, nodes, a.parent[:stored],
-                   a.info[:stored], search.board.blank, t.nbr)
+        return cls(Leaves(boards, blanks, depths, steps, hs, rows), depths + hs, nodes, a, search.board.blank, t.nbr)
 
     def first_bound(self) -> int:
         return int(self.f[0])
@@ -150,15 +148,8 @@ class Top:
     def path(self, leaves: list[Leaf] | Leaves, index: int) -> tuple[int, ...]:
         """The blank's cells from the root to leaf ``index`` (of ``at``'s leaves, which come
         first in ``self.leaves``), by A*'s parents."""
-        from .._kernels.astar import DIRECTION
-
-        steps = []
-        node = int(self.nodes[index])
-        while self.parent[node] >= 0:
-            steps.append(int(self.info[node]) & DIRECTION)
-            node = int(self.parent[node])
         cells, blank = [], self.root_blank
-        for d in reversed(steps):
+        for d in self.arena.directions_to(int(self.nodes[index])):
             blank = int(self.nbr[blank * 4 + d])
             cells.append(blank)
         return tuple(cells)

@@ -171,20 +171,18 @@ class Executor(Protocol):
 class _Context:
     """A worker's kernel and arguments for one job (made once per job and process)."""
 
-    kernel: Any
+    leaves: Any
     shape: Any
     lines: Any
     bounds: Any
     fsm: np.ndarray
     columns: int
-    line_tables: Any
     start: Callable[[Board], tuple[np.ndarray, int]]
-    leaves: Any
 
 
 @functools.lru_cache(maxsize=4)
 def _context(job: Job) -> _Context:
-    from .._kernels.idastar import iteration, leaves
+    from .._kernels.idastar import leaves
 
     h, w = job.height, job.width
     shape = shape_arrays(h, w, job.goal, job.order)
@@ -197,8 +195,7 @@ def _context(job: Job) -> _Context:
         def start(board: Board) -> tuple[np.ndarray, int]:
             return np.zeros(kh.columns, np.int64), evaluate(board, job.goal, job.heuristic)
     mode = kh.mode | lt.mode | fsm_mode
-    return _Context(iteration(mode), shape, lt.kernel_lines(h, w), kh.bounds, fsm, kh.columns, lt, start,
-                    leaves(mode))
+    return _Context(leaves(mode), shape, lt.kernel_lines(h, w), kh.bounds, fsm, kh.columns, start)
 
 
 def run_task(task: Task) -> Outcome:
