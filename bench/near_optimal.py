@@ -7,8 +7,13 @@ sizes given (``scramble --shape NxN --seed 1..K``, standard goal): length over M
 and CPU seconds per board. Part 3 (``--random5 N``): N uniformly random 5x5 boards (seed 1):
 mean length. Every answer is replayed and checked by ``solve``. Prints Markdown tables.
 
+``--fixed-width W`` instead runs one round of line beams of width ``W`` (``search.beam._round``,
+no budget, no size limit) on the random boards of the sizes given, beside the real-time greedy
+answer the beam search starts from: how the beam's answers scale with the board.
+
     PYTHONPATH=src python bench/near_optimal.py --budget 1 --sizes 6 7 8 9 10 --seeds 5
     PYTHONPATH=src python bench/near_optimal.py --budget 1 --random5 1000 --skip-korf --sizes
+    PYTHONPATH=src python bench/near_optimal.py --fixed-width 128 --sizes 32 40 48 --seeds 3
 """
 
 from __future__ import annotations
@@ -17,9 +22,13 @@ import argparse
 import platform
 import time
 
+import numpy as np
+
 from npuzzle import Board, solve
 from npuzzle.instances import benchmark_set, scramble
+from npuzzle.search import beam
 from npuzzle.search.beam import beam_solve
+from npuzzle.search.realtime import realtime_array
 
 
 def korf50(budget: float) -> None:
@@ -73,6 +82,26 @@ def random5(budget: float, count: int) -> None:
           f"{cpu / count:.2f} |")
 
 
+def fixed_width(width: int, sides: list[int], seeds: int) -> None:
+    """One round of line beams of ``width`` per board (any size): its length over the Manhattan
+    distance beside the real-time greedy answer's, and its CPU seconds."""
+    print("| board | seed | width | beam / MD | greedy / MD | beam CPU s | children |")
+    print("|---|---|---|---|---|---|---|")
+    for n in sides:
+        for seed in range(1, seeds + 1):
+            board = scramble(n, n, 1, seed=seed)[0]
+            greedy = realtime_array(board, method="greedy")
+            run = beam._Run(np.zeros(2 * len(greedy), np.uint8))  # any answer up to twice as long is kept
+            t = time.process_time()
+            outcome = beam._round(board, width, run, lambda: 1e9)  # no budget
+            cpu = time.process_time() - t
+            md = board.manhattan()
+            found = f"{len(run.directions) / md:.4f}" if outcome == beam.DONE and len(run.directions) < 2 * len(
+                greedy) else "a line's beam died out"
+            print(f"| {n}x{n} | {seed} | {width} | {found} | {len(greedy) / md:.4f} | {cpu:.1f} | "
+                  f"{run.generated:,} |", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--budget", type=float, default=1.0, help="the beam search's budget (CPU seconds)")
@@ -80,10 +109,15 @@ def main() -> None:
     p.add_argument("--seeds", type=int, default=5, help="random boards per size")
     p.add_argument("--random5", type=int, default=0, help="also this many random 5x5 boards")
     p.add_argument("--skip-korf", action="store_true", help="leave out Korf & Felner's 50")
+    p.add_argument("--fixed-width", type=int, default=0, metavar="W",
+                   help="only one round of line beams of width W on the sizes given (any size)")
     args = p.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
           f"{time.strftime('%Y-%m-%d %H:%M')}\n")
     beam_solve(scramble(3, 3, 1, seed=1)[0], budget=0.1)  # loads the kernels
+    if args.fixed_width:
+        fixed_width(args.fixed_width, args.sizes, args.seeds)
+        return
     if not args.skip_korf:
         korf50(args.budget)
         print()
