@@ -197,25 +197,35 @@ def test_bad_inputs():
         realtime_array(Board.goal(3, 3), goal="korf")
 
 
+@pytest.mark.parametrize("method", ["parberry", "greedy"])
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2), (4, 3), (3, 5), (7, 7), (9, 4), (4, 11), (13, 6), (17, 2), (31, 25),
                                    (60, 60)])
-def test_bulk_steps_equal_step_by_step(shape):
-    # Parberry's repeated 5- and 6-move steps, planned in bulk, are exactly the moves the
-    # step-by-step planner makes (and they are planned far less often).
+def test_bulk_steps_equal_step_by_step(shape, method):
+    # Parberry's repeated 5- and 6-move steps, planned in bulk, and the greedy method's interior
+    # steps, planned and played in one loop (``fused_steps``), are exactly the moves and tiles of
+    # the step-by-step planner, also when a caller takes them a few at a time (97: runs stop
+    # inside segments).
     from npuzzle._kernels import realtime as k
     from npuzzle.search.realtime import _Machine
 
     for seed in range(3):
         board = random_board(*shape, seed)
-        moves = []
+        moves, pushed = [], []
         for bulk in (1, 0):
-            m = _Machine(board, "parberry")
+            m = _Machine(board, method)
             m.st[k.BULK] = bulk
-            dirs = np.zeros(6 * sum(shape) ** 3, dtype=np.uint8)
-            moves.append(dirs[: m.run(dirs.size, 1, dirs, np.zeros(0, np.int64))].copy())
-            assert m.finished
-        assert np.array_equal(moves[0], moves[1])
+            dirs, tiles = np.zeros(97, dtype=np.uint8), np.zeros(97, np.int64)
+            d_parts, t_parts = [], []
+            while not m.finished:
+                done = m.run(97, 2, dirs, tiles)
+                d_parts.append(dirs[:done].copy())
+                t_parts.append(tiles[:done].copy())
+            moves.append(np.concatenate(d_parts))
+            pushed.append(np.concatenate(t_parts))
+        assert np.array_equal(moves[0], moves[1]) and np.array_equal(pushed[0], pushed[1])
         replay_directions(board, moves[0])
+        if board.size <= 100:
+            assert board.apply(pushed[0].tolist()).is_goal()
 
 
 @pytest.mark.parametrize("transposed", [0, 1])

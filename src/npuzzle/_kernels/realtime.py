@@ -34,7 +34,10 @@ one small batch at a time with O(1) work per move (real time) or all at once. Ev
 O(1): a walk is one run, a ring step one pattern, and with ``BULK`` set the parberry method's
 steady steps (5 moves a straight step, 6 a diagonal one) become one pattern repeated as often
 as the step-by-step planner would choose it again (``repeat_steps``: the same moves, planned
-once per run of steps instead of once per step).
+once per run of steps instead of once per step). The greedy method's steps cannot repeat (each
+depends on the tiles its ring displaces), so with ``BULK`` its steps in the interior are planned
+and played in one loop instead (``fused_steps``: the same moves, up to ``GAINS`` of them a
+segment, which ``run`` then only reports; 13-16% less time on a million tiles).
 
 Methods: 0 ``parberry`` (the choices above: the shortest walk around T, ties to the vertical
 move and the clockwise arc), 1 ``greedy`` (the same plan, but the walk around T and the move of
@@ -52,7 +55,7 @@ import numpy as np
 from .jit import njit
 
 # Fields of the state array ``st``.
-H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, WEIGHT, BULK = range(15)
+H, W, R0, C0, TR, K, PHASE, METHOD, SEG_LEN, SEG_REP, SEG_I, SEG_R, ERROR, WEIGHT, BULK, APPLIED = range(16)
 STATE_SIZE = 16
 
 # Line phases.
@@ -252,6 +255,7 @@ def goal_cell(t, w):
 
 @njit
 def seg_set(st, pat, n, rep):
+    st[APPLIED] = 0
     st[SEG_LEN] = n
     st[SEG_REP] = rep
     st[SEG_I] = 0
@@ -615,8 +619,55 @@ def plan_tile(st, cells, pos, pat, tile, di, dj):
     rep = 1
     if st[WEIGHT] == 0 and st[BULK]:
         n, rep = repeat_steps(st, cells, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock)
+    elif st[BULK] and mask == 255:
+        n = fused_steps(st, cells, pos, pat, n, ti, tj, di, dj, target)
+        seg_set(st, pat, n, 1)
+        st[APPLIED] = 1
+        return True
     seg_set(st, pat, n, rep)
     return True
+
+
+@njit
+def apply_moves(st, cells, pos, pat, start, end):
+    """Play ``pat[start:end]`` (real blank directions) on the board now, storing each move as
+    ``direction | tile << 2`` (the tile it pushes) for ``run`` to report."""
+    w = st[W]
+    blank = np.int64(pos[0])
+    for k in range(start, end):
+        d = pat[k]
+        q = blank + (-w if d == UP else (w if d == DOWN else (-1 if d == LEFT else 1)))
+        t = cells[q]
+        cells[blank] = t
+        pos[t] = blank
+        blank = q
+        pat[k] = d | (np.int64(t) << 2)
+    cells[blank] = 0
+    pos[0] = blank
+
+
+@njit
+def fused_steps(st, cells, pos, pat, n, ti, tj, di, dj, target):
+    """The greedy method's steps of T in the interior, planned and played in one loop: ``pat[:n]``
+    is T's first step (from (ti, tj), pushing it to ring position ``target``); play it, then plan
+    and play the next steps exactly as ``plan_tile`` would, one at a time, while T stays where its
+    whole ring is free (rows vr0+2..Hv-2, columns vc0+1..Wv-2) and short of (di, dj), and the
+    segment has room. Return the segment's length; its moves are already on the board."""
+    hv, wv, vr0, vc0 = vdims(st)
+    apply_moves(st, cells, pos, pat, 0, n)
+    while n + PATTERN_SIZE <= GAINS:
+        ti += RING_DI[target]
+        tj += RING_DJ[target]
+        if (ti == di and tj == dj) or not (vr0 + 2 <= ti < hv - 1 and vc0 < tj < wv - 1):
+            break
+        src = (target + 4) % 8  # the blank is where T was
+        vert = ring_index(1 if di > ti else -1, 0) if ti != di else -1
+        horiz = ring_index(0, 1 if dj > tj else -1) if tj != dj else -1
+        target, sense, length = ring_choice(st, cells, pat, ti, tj, src, vert, horiz, 255)
+        end = write_ring(st, pat, n, src, target, sense, length)
+        apply_moves(st, cells, pos, pat, n, end)
+        n = end
+    return n
 
 
 @njit
@@ -758,7 +809,8 @@ def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
     the tiles pushed in ``tiles``, 3 store directions 2-bit packed (``dirs[i >> 2]``, bits
     ``2 * (i & 3)``). Fewer than ``cap`` moves means the board is solved, or ``st[ERROR]`` is
     set. The blank's own entries (``cells`` at the blank, ``pos[0]``) are written only before
-    the planner reads them.
+    the planner reads them. A segment marked ``APPLIED`` is on the board already: its entries
+    are ``direction | tile << 2``, reported, not played.
     """
     w = st[W]
     step = np.array([-w, -1, 1, w], dtype=np.int64)
@@ -766,19 +818,27 @@ def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
     blank = np.int64(pos[0])
     acc = 0
     seg_i, seg_len, seg_r, seg_rep = st[SEG_I], st[SEG_LEN], st[SEG_R], st[SEG_REP]
+    applied = st[APPLIED]  # the segment's moves are on the board already (``fused_steps``)
     while done < cap:
         if seg_r >= seg_rep:
-            cells[blank] = 0
-            pos[0] = blank
+            if not applied:
+                cells[blank] = 0
+                pos[0] = blank
             if not plan(st, cells, pos, pat, table):
                 break
             seg_i, seg_len, seg_r, seg_rep = 0, st[SEG_LEN], 0, st[SEG_REP]
+            applied = st[APPLIED]
+            blank = np.int64(pos[0])
         d = pat[seg_i]
-        q = blank + step[d]
-        t = cells[q]
-        cells[blank] = t
-        pos[t] = blank
-        blank = q
+        if applied:
+            t = d >> 2
+            d &= 3
+        else:
+            q = blank + step[d]
+            t = cells[q]
+            cells[blank] = t
+            pos[t] = blank
+            blank = q
         if keep == 3:
             acc |= d << (2 * (done & 3))
             if done & 3 == 3:
@@ -795,8 +855,9 @@ def run(st, cells, pos, pat, table, dirs, tiles, cap, keep):
             seg_r += 1
     if keep == 3 and done & 3:
         dirs[done >> 2] = acc
-    cells[blank] = 0
-    pos[0] = blank
+    if not applied:
+        cells[blank] = 0
+        pos[0] = blank
     st[SEG_I], st[SEG_R] = seg_i, seg_r
     return done
 
