@@ -216,10 +216,13 @@ def test_bulk_steps_equal_step_by_step(shape, method):
             m.st[k.BULK] = bulk
             dirs, tiles = np.zeros(97, dtype=np.uint8), np.zeros(97, np.int64)
             d_parts, t_parts = [], []
-            while not m.finished:
+            played, cap = 0, 6 * sum(shape) ** 3
+            while not m.finished and played < cap:
                 done = m.run(97, 2, dirs, tiles)
+                played += done
                 d_parts.append(dirs[:done].copy())
                 t_parts.append(tiles[:done].copy())
+            assert m.finished
             moves.append(np.concatenate(d_parts))
             pushed.append(np.concatenate(t_parts))
         assert np.array_equal(moves[0], moves[1]) and np.array_equal(pushed[0], pushed[1])

@@ -237,6 +237,26 @@ def free(st, i, j, klock, qlock):
     return True
 
 
+@njit(inline=True)
+def interior(ti, tj, hv, wv, vr0, vc0):
+    """Whether T at virtual (ti, tj) has its whole ring inside the region (``vdims``) and below row
+    vr0 (rows vr0+2..Hv-2, columns vc0+1..Wv-2): every ring cell is then free."""
+    return vr0 + 2 <= ti < hv - 1 and vc0 < tj < wv - 1
+
+
+@njit(inline=True)
+def useful_moves(st, ti, tj, di, dj, klock, qlock, inside):
+    """(vert, horiz): the ring positions of the cells T at (ti, tj) may move into toward (di, dj),
+    vertically and horizontally (free cells only: all of them when T is ``inside``, see
+    ``interior``), -1 where there is none."""
+    vert, horiz = -1, -1
+    if ti != di and (inside or free(st, ti + (1 if di > ti else -1), tj, klock, qlock)):
+        vert = ring_index(1 if di > ti else -1, 0)
+    if tj != dj and (inside or free(st, ti, tj + (1 if dj > tj else -1), klock, qlock)):
+        horiz = ring_index(0, 1 if dj > tj else -1)
+    return vert, horiz
+
+
 # -- the Manhattan gain of a blank move (for the greedy method) -----------------------------
 
 
@@ -536,7 +556,7 @@ def repeat_steps(st, cells, pat, n, ti, tj, di, dj, src, target, vert, horiz, kl
         if not lo <= x <= hi:
             return n, 1
         return n, min(dist, room(x, sx, lo, hi) + 1)
-    if not (lo_i <= ti <= hi_i and lo_j <= tj <= hi_j):
+    if not interior(ti, tj, hv, wv, vr0, vc0):
         return n, 1
     # Diagonal: T first steps along one axis (distance d1, interior room r1), then the other.
     if si != 0:
@@ -577,17 +597,10 @@ def plan_tile(st, cells, pos, pat, tile, di, dj):
         return False
     klock, qlock = locks(st)
     bi, bj = vpos(st, pos[0])
-    # The useful moves of T (into free cells), as ring positions of their target cells.
-    vert, horiz = -1, -1
-    if ti != di and free(st, ti + (1 if di > ti else -1), tj, klock, qlock):
-        vert = ring_index(1 if di > ti else -1, 0)
-    if tj != dj and free(st, ti, tj + (1 if dj > tj else -1), klock, qlock):
-        horiz = ring_index(0, 1 if dj > tj else -1)
     hv, wv, vr0, vc0 = vdims(st)
-    if vr0 + 2 <= ti < hv - 1 and vc0 < tj < wv - 1:
-        mask = 255  # the ring lies inside the region, below row vr0
-    else:
-        mask = ring_mask(st, ti, tj, klock, qlock)
+    inside = interior(ti, tj, hv, wv, vr0, vc0)
+    vert, horiz = useful_moves(st, ti, tj, di, dj, klock, qlock, inside)
+    mask = 255 if inside else ring_mask(st, ti, tj, klock, qlock)
     if max(abs(bi - ti), abs(bj - tj)) > 1:
         # Walk to a free side of T that faces the blank, preferring one T wants to move to (and,
         # for a short greedy walk, one whose walk gains more: ``SIDE_CELLS``).
@@ -619,7 +632,7 @@ def plan_tile(st, cells, pos, pat, tile, di, dj):
     rep = 1
     if st[WEIGHT] == 0 and st[BULK]:
         n, rep = repeat_steps(st, cells, pat, n, ti, tj, di, dj, src, target, vert, horiz, klock, qlock)
-    elif st[BULK] and mask == 255:
+    elif st[BULK] and inside:
         n = fused_steps(st, cells, pos, pat, n, ti, tj, di, dj, target)
         seg_set(st, pat, n, 1)
         st[APPLIED] = 1
@@ -651,18 +664,17 @@ def fused_steps(st, cells, pos, pat, n, ti, tj, di, dj, target):
     """The greedy method's steps of T in the interior, planned and played in one loop: ``pat[:n]``
     is T's first step (from (ti, tj), pushing it to ring position ``target``); play it, then plan
     and play the next steps exactly as ``plan_tile`` would, one at a time, while T stays where its
-    whole ring is free (rows vr0+2..Hv-2, columns vc0+1..Wv-2) and short of (di, dj), and the
-    segment has room. Return the segment's length; its moves are already on the board."""
+    whole ring is free (``interior``) and short of (di, dj), and the segment has room. Return the
+    segment's length; its moves are already on the board."""
     hv, wv, vr0, vc0 = vdims(st)
     apply_moves(st, cells, pos, pat, 0, n)
     while n + PATTERN_SIZE <= GAINS:
         ti += RING_DI[target]
         tj += RING_DJ[target]
-        if (ti == di and tj == dj) or not (vr0 + 2 <= ti < hv - 1 and vc0 < tj < wv - 1):
+        if (ti == di and tj == dj) or not interior(ti, tj, hv, wv, vr0, vc0):
             break
         src = (target + 4) % 8  # the blank is where T was
-        vert = ring_index(1 if di > ti else -1, 0) if ti != di else -1
-        horiz = ring_index(0, 1 if dj > tj else -1) if tj != dj else -1
+        vert, horiz = useful_moves(st, ti, tj, di, dj, 0, False, True)  # inside: no cell is locked
         target, sense, length = ring_choice(st, cells, pat, ti, tj, src, vert, horiz, 255)
         end = write_ring(st, pat, n, src, target, sense, length)
         apply_moves(st, cells, pos, pat, n, end)
