@@ -122,6 +122,31 @@ def naive_manhattan(tiles: tuple[int, ...], width: int, goal: str = "standard") 
     return total
 
 
+def naive_linear_conflict(tiles: tuple[int, ...], width: int, goal: str = "standard") -> int:
+    """Manhattan distance plus 2 for each tile that must leave its goal line: in every row and
+    column, the tiles whose goal is that line, less the longest run of them in goal order (the
+    quadratic longest-increasing-subsequence recurrence)."""
+    height = len(tiles) // width
+    home = goal_cells(height, width, goal)
+    leave = 0
+    lines = [[r * width + c for c in range(width)] for r in range(height)]
+    lines += [[r * width + c for r in range(height)] for c in range(width)]
+    for i, cells in enumerate(lines):
+        is_row = i < height
+        seq = []
+        for cell in cells:
+            t = tiles[cell]
+            if t and (home[t] // width if is_row else home[t] % width) == (cell // width if is_row else cell % width):
+                seq.append(home[t] % width if is_row else home[t] // width)
+        best = [1] * len(seq)
+        for a in range(len(seq)):
+            for b in range(a):
+                if seq[b] < seq[a]:
+                    best[a] = max(best[a], best[b] + 1)
+        leave += len(seq) - max(best, default=0)
+    return naive_manhattan(tiles, width, goal) + 2 * leave
+
+
 def inversions(tiles: tuple[int, ...], goal_order: tuple[int, ...]) -> int:
     """Pairs of tiles (blank left out) that appear in the opposite order to the goal's."""
     rank = {t: i for i, t in enumerate(goal_order)}

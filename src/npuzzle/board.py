@@ -102,6 +102,22 @@ def goal_cell(tile: int, size: int, goal: Goal = "standard") -> int:
     return size - 1 if tile == 0 else tile - 1
 
 
+#: Boards of more cells than this have their Manhattan distance summed with numpy.
+_ARRAY_CELLS = 1024
+
+
+def _manhattan_array(board: Board, goal: Goal) -> int:
+    """``Board.manhattan`` for a goal convention, in numpy (O(cells), about 20 ns a cell)."""
+    import numpy as np
+
+    n, w = board.size, board.width
+    tiles = np.fromiter(board.tiles, dtype=np.int64, count=n)
+    home = tiles if goal == "blank-first" else tiles - 1
+    cells = np.arange(n, dtype=np.int64)
+    dist = np.abs(cells // w - home // w) + np.abs(cells % w - home % w)
+    return int(dist[tiles != 0].sum())
+
+
 def goal_tiles(size: int, goal: Goal = "standard") -> tuple[int, ...]:
     """The goal's tiles, row-major."""
     if check_goal(goal) == "blank-first":
@@ -376,6 +392,8 @@ class Board:
             home = _homes(self._goal_board(goal).tiles)
         else:
             check_goal(goal)
+            if n > _ARRAY_CELLS:
+                return _manhattan_array(self, goal)
             home = [goal_cell(t, n, goal) for t in range(n)]
         total = 0
         for cell, t in enumerate(self.tiles):

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .board import Board, Goal, check_goal, goal_cell
+from .board import Board, Goal, check_goal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,13 +39,13 @@ STEPS: tuple[tuple[int, int], ...] = ((-1, 0), (0, -1), (0, 1), (1, 0))
 @dataclass(frozen=True)
 class Geometry:
     """The arrays every search and heuristic reads for one board shape and goal (made once by
-    ``geometry``; kernels only read them)."""
+    ``geometry``; kernels only read them). Everything here is O(cells) except ``md``, a cells x
+    cells table made on first use, which only searches of boards small enough for it read."""
 
     height: int
     width: int
     goal: Goal
     home: np.ndarray  # goal cell of each tile (int64)
-    md: np.ndarray  # md[cell * n + tile]: Manhattan distance of tile at cell (0 for the blank)
     nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches by step d, or -1
     row_of: np.ndarray  # row of each cell (uint64: kernels index with it)
     col_of: np.ndarray  # column of each cell (uint64)
@@ -54,36 +54,63 @@ class Geometry:
     def size(self) -> int:
         return self.height * self.width
 
+    @functools.cached_property
+    def md(self) -> np.ndarray:
+        """``md[cell * n + tile]``: Manhattan distance of ``tile`` at ``cell`` (0 for the blank);
+        cells x cells entries, so made only when a search asks for it."""
+        import numpy as np
+
+        n, w = self.size, self.width
+        if n > MAX_MD_TABLE_CELLS:
+            raise ValueError(f"a {self.height}x{self.width} board is too large for a table of Manhattan distances")
+        cells = np.arange(n, dtype=np.int64)
+        dist = (np.abs((cells // w)[:, None] - (self.home // w)[None, :])
+                + np.abs((cells % w)[:, None] - (self.home % w)[None, :]))
+        dist[:, 0] = 0
+        return np.ascontiguousarray(dist.reshape(-1))
+
+
+#: Largest board whose cells x cells Manhattan table ``Geometry.md`` is made (64x64: 128 MiB).
+MAX_MD_TABLE_CELLS = 4096
+
 
 @functools.cache
 def geometry(height: int, width: int, goal: Goal = "standard") -> Geometry:
-    """The ``Geometry`` of ``height x width`` boards for ``goal`` (cached)."""
+    """The ``Geometry`` of ``height x width`` boards for ``goal`` (cached); O(cells)."""
     import numpy as np
 
-    check_goal(goal)
     n = height * width
-    home = np.array([goal_cell(t, n, goal) for t in range(n)], dtype=np.int64)
-    md = np.zeros(n * n, dtype=np.int64)
-    for t in range(1, n):
-        gr, gc = divmod(int(home[t]), width)
-        for cell in range(n):
-            md[cell * n + t] = abs(cell // width - gr) + abs(cell % width - gc)
     cells = np.arange(n, dtype=np.uint64)
-    return Geometry(height, width, goal, home, md, neighbours(height, width),
+    return Geometry(height, width, goal, homes(n, goal), neighbours(height, width),
                     cells // np.uint64(width), cells % np.uint64(width))
+
+
+def homes(size: int, goal: Goal = "standard") -> np.ndarray:
+    """The goal cell of each tile 0..size-1 (int64): ``board.goal_cell`` for every tile at once.
+
+    >>> homes(4).tolist(), homes(4, "blank-first").tolist()
+    ([3, 0, 1, 2], [0, 1, 2, 3])
+    """
+    import numpy as np
+
+    if check_goal(goal) == "blank-first":
+        return np.arange(size, dtype=np.int64)
+    home = np.arange(-1, size - 1, dtype=np.int64)
+    home[0] = size - 1
+    return home
 
 
 def neighbours(height: int, width: int) -> np.ndarray:
     """``nbr[cell * 4 + d]``: the blank's cell after step ``d`` (see ``STEPS``), or -1."""
     import numpy as np
 
-    nbr = np.full(height * width * 4, -1, dtype=np.int64)
-    for cell in range(height * width):
-        r, c = divmod(cell, width)
-        for d, (dr, dc) in enumerate(STEPS):
-            if 0 <= r + dr < height and 0 <= c + dc < width:
-                nbr[cell * 4 + d] = (r + dr) * width + c + dc
-    return nbr
+    cells = np.arange(height * width, dtype=np.int64)
+    r, c = cells // width, cells % width
+    nbr = np.full((height * width, 4), -1, dtype=np.int64)
+    for d, (dr, dc) in enumerate(STEPS):
+        inside = (r + dr >= 0) & (r + dr < height) & (c + dc >= 0) & (c + dc < width)
+        nbr[inside, d] = cells[inside] + dr * width + dc
+    return nbr.reshape(-1)
 
 
 def tiles_from_directions(board: Board, directions: Iterable[int]) -> tuple[int, ...]:

@@ -260,15 +260,52 @@ def line_conflicts(board, home, width, height, line, is_row, seq, lis):
 
 @njit
 def linear_conflict(board, home, width, height):
-    """Sum of the line conflicts of every row and column (the extra moves are twice this)."""
+    """Sum of the line conflicts of every row and column (the extra moves are twice this), in
+    O(cells log side): each line's longest increasing run by patience sorting (``fewest_leave``)."""
     seq = np.empty(max(width, height), np.int64)
-    lis = np.empty(max(width, height), np.int64)
+    tails = np.empty(max(width, height), np.int64)
     total = 0
-    for r in range(height):
-        total += line_conflicts(board, home, width, height, r, True, seq, lis)
-    for c in range(width):
-        total += line_conflicts(board, home, width, height, c, False, seq, lis)
+    for line in range(height + width):
+        is_row = line < height
+        at = line if is_row else line - height
+        length = width if is_row else height
+        count = 0
+        for i in range(length):
+            cell = at * width + i if is_row else i * width + at
+            t = board[cell]
+            if t == 0:
+                continue
+            g = home[t]
+            if is_row:
+                if g // width == at:
+                    seq[count] = g % width
+                    count += 1
+            elif g % width == at:
+                seq[count] = g // width
+                count += 1
+        total += fewest_leave(seq, count, tails)
     return total
+
+
+@njit
+def fewest_leave(seq, count, tails):
+    """``must_leave`` in O(count log count) for the long lines of whole-board evaluations: the
+    longest increasing subsequence by patience sorting (``tails[k]``, the smallest last value of
+    an increasing run of length k + 1; the values of ``seq`` are distinct)."""
+    runs = 0
+    for i in range(count):
+        x = seq[i]
+        lo, hi = 0, runs
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if tails[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        tails[lo] = x
+        if lo == runs:
+            runs += 1
+    return count - runs
 
 
 @njit

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..board import Board, Goal
-from ..geometry import Geometry, geometry
+from ..geometry import Geometry, geometry, homes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,14 +49,15 @@ class LineTables:
 
 
 def value(board: Board, goal: Goal = "standard") -> int:
-    """Manhattan distance plus twice the number of tiles that must leave their goal line."""
+    """Manhattan distance plus twice the number of tiles that must leave their goal line
+    (O(cells log side), any size)."""
     import numpy as np
 
     from .._kernels.bounds import linear_conflict
 
-    g = geometry(board.height, board.width, goal)
-    tiles = np.array(board.tiles, dtype=np.int64)
-    return board.manhattan(goal) + 2 * int(linear_conflict(tiles, g.home, board.width, board.height))
+    tiles = np.fromiter(board.tiles, dtype=np.int64, count=board.size)
+    conflicts = linear_conflict(tiles, homes(board.size, goal), board.width, board.height)
+    return board.manhattan(goal) + 2 * int(conflicts)
 
 
 @functools.cache

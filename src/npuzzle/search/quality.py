@@ -13,25 +13,23 @@ from __future__ import annotations
 
 from ..board import Board, Goal
 
-#: Largest board whose linear conflict is computed for the bound (its cost grows with the
-#: cube of the side); larger boards get the Manhattan distance.
-MAX_LC_CELLS = 160_000
-
 
 def proven_bound(board: Board, goal: Goal = "standard") -> int:
     """The best lower bound on ``board``'s solution length available without a table build:
-    linear conflict (the Manhattan distance on boards above ``MAX_LC_CELLS``), or the strongest
-    bound ``heuristic="auto"`` would use (walking distance, or a pattern database already built)
-    where that is higher."""
+    linear conflict (O(cells log side) at any size), or, where it is higher, the strongest bound
+    ``heuristic="auto"`` would use for ``goal`` or for the other goal convention on the board
+    turned 180 degrees (walking distance, or a pattern database already built for either)."""
     from ..heuristics.registry import auto_heuristic, evaluate
 
-    if board.size > MAX_LC_CELLS:
-        return board.manhattan(goal)
     best = evaluate(board, goal, "lc")
-    name = auto_heuristic(board.height, board.width, goal)[0]
-    if name != "lc":
+    names = {auto_heuristic(board.height, board.width, convention)[0] for convention in (goal, _other(goal))}
+    for name in sorted(names - {"lc"}):
         best = max(best, bound_value(board, goal, name))
     return best
+
+
+def _other(goal: Goal) -> Goal:
+    return "blank-first" if goal == "standard" else "standard"
 
 
 def bound_value(board: Board, goal: Goal, name: str) -> int:
