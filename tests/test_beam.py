@@ -15,11 +15,13 @@ from npuzzle.errors import InvalidBoardError
 from npuzzle.geometry import geometry, tiles_from_directions
 from npuzzle.instances import benchmark_set, scramble
 from npuzzle.search import AUTO_BEAM_CELLS
-from npuzzle.search.beam import DONE, LINE_FAILED, _no_patterns, _round, _Run, beam_solve, plan
+from npuzzle.search.beam import DONE, LINE_FAILED, Allowance, _no_patterns, _round, _Run, beam_solve, plan
+from npuzzle.search.limits import Clock, Limit
 from npuzzle.search.quality import proven_bound
 from npuzzle.search.realtime import realtime_array
 
 SMALL_SHAPES = [(2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
+UNBOUNDED = Allowance(Clock(Limit()), None, None)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -85,7 +87,7 @@ def test_a_wider_round_is_still_a_solution_and_replaces_only_a_longer_answer():
     run = _Run(realtime_array(board, method="greedy"))
     lengths = [len(run.directions)]
     for width in (16, 64, 256):
-        assert _round(board, width, run, lambda: 1e9) == DONE
+        assert _round(board, width, run, UNBOUNDED) == DONE
         lengths.append(len(run.directions))
         moves = board.apply(_tiles(board, run.directions))
         assert moves.is_goal()
@@ -98,9 +100,9 @@ def test_a_line_beam_that_dies_out_leaves_the_answer_and_a_wider_round_succeeds(
     board = scramble(22, 22, 1, seed=3)[0]
     run = _Run(realtime_array(board, method="greedy"))
     before = run.directions.copy()
-    assert _round(board, 32, run, lambda: 1e9) == LINE_FAILED
+    assert _round(board, 32, run, UNBOUNDED) == LINE_FAILED
     assert np.array_equal(run.directions, before) and run.widths == []
-    assert _round(board, 128, run, lambda: 1e9) == DONE
+    assert _round(board, 128, run, UNBOUNDED) == DONE
     assert len(run.directions) < 0.85 * len(before) and run.widths == [128]
     assert board.apply(_tiles(board, run.directions)).is_goal()
 
@@ -271,3 +273,73 @@ def test_whole_board_beam_ranks_and_prunes_by_the_pattern_databases(tmp_path, mo
     solution = beam_solve(board, budget=0.05)
     assert solution.heuristic == f"pdb:{name}" and solution.length >= dist[board.tiles]
     clear_table_caches()
+
+
+def test_the_default_budget_is_work_so_the_answer_does_not_depend_on_the_clock(monkeypatch):
+    """A clock running a thousand times fast (a slow or loaded machine) leaves the default
+    answer as it is; with a budget of seconds the same clock leaves only the real-time answer,
+    so the test sees a dependence on time if there is one."""
+    import time
+
+    boards = [scramble(5, 5, 1, seed=2)[0], scramble(3, 7, 1, seed=3)[0], scramble(7, 6, 1, seed=4)[0]]
+    normal = [beam_solve(b) for b in boards]
+    seconds = [beam_solve(b, budget=1.0) for b in boards]
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "process_time", lambda: float(next(ticks)))
+    for board, first, timed in zip(boards, normal, seconds, strict=True):
+        again = beam_solve(board)
+        assert again.moves == first.moves and again.stats.generated == first.stats.generated
+        assert again.note == first.note and first.note.startswith("beam widths")
+        slow = beam_solve(board, budget=1.0)
+        assert slow.note == "the real-time answer: no beam fitted in the budget"
+        assert len(slow.moves) > len(timed.moves)
+
+
+def test_max_nodes_is_the_beams_budget():
+    board = scramble(5, 5, 1, seed=5)[0]
+    default = beam_solve(board)
+    for nodes in (2_000, 200_000):
+        s = beam_solve(board, limit=Limit(max_nodes=nodes))
+        assert s.solved and board.apply(s.moves).is_goal()
+        # checked after each layer of a beam: at most one layer (4 children a board) over
+        assert s.stats.generated <= nodes + 4 * 2048 < default.stats.generated
+    assert beam_solve(board, limit=Limit(max_nodes=200_000)).moves == s.moves
+
+
+def test_two_default_runs_answer_alike_with_both_cores_busy(capsys):
+    """The command line's default answer on boards the beam takes, alone and beside two
+    processes that keep both cores busy (each stopped after at most a minute)."""
+    import subprocess
+    import sys
+
+    positions = [" ".join(map(str, scramble(h, w, 1, seed=7)[0].tiles)) for h, w in ((5, 5), (7, 7), (6, 4))]
+    shapes = ["5x5", "7x7", "6x4"]
+
+    def answers() -> list[list[int]]:
+        out = []
+        for position, shape in zip(positions, shapes, strict=True):
+            status, text, _ = run(capsys, "solve", position, "--shape", shape, "--json", "--quiet")
+            assert status == 0
+            record = json.loads(text)
+            assert record["method"] == "beam"
+            out.append(record["moves"])
+        return out
+
+    alone = answers()
+    burn = "import time\nend = time.monotonic() + 60\nwhile time.monotonic() < end: pass\n"
+    burners = [subprocess.Popen([sys.executable, "-c", burn]) for _ in range(2)]
+    try:
+        busy = answers()
+    finally:
+        for proc in burners:
+            proc.kill()
+            proc.wait()
+    assert busy == alone
+
+
+def test_max_nodes_on_the_command_line_bounds_the_beam(capsys):
+    position = " ".join(map(str, scramble(5, 5, 1, seed=6)[0].tiles))
+    status, text, _ = run(capsys, "solve", position, "--shape", "5x5", "--max-nodes", "3000", "--json")
+    record = json.loads(text)
+    assert status == 0 and record["status"] == "solved" and record["method"] == "beam"
+    assert record["stats"]["generated"] <= 3000 + 4 * 32

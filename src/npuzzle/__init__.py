@@ -90,10 +90,10 @@ def solve(
     """Solve ``board`` (a ``Board``, or a position as text, read with ``shape`` if given) for
     ``goal`` and return the ``Solution``, its moves replayed and checked.
 
-    - ``method``: ``auto`` (a saved BFS table, else IDA* up to 16 cells, else the beam search up
-      to 576 cells (1,024 with a ``budget``) within ``budget`` CPU seconds, default 1, else real
-      time), ``idastar``, ``astar``, ``astar+idastar``, ``beam`` or ``realtime``; answers not
-      proven optimal carry a proven ``lower_bound`` and their ``ratio`` to it;
+    - ``method``: ``auto`` (a BFS table, else IDA* to 16 cells, else the beam search to 576 cells
+      with ``max_nodes`` nodes, default 8,000,000: the same answer everywhere; or ``budget`` CPU s,
+      to 1,024 cells; else real time), ``idastar``, ``astar``, ``astar+idastar``, ``beam`` or
+      ``realtime``; answers not proven optimal carry a proven ``lower_bound`` and its ``ratio``;
     - ``heuristic``: ``auto`` (the strongest bound ready), ``manhattan``, ``lc``, ``wd``, ``id``,
       ``pdb:PARTITION`` or several joined by ``+`` (``wd+id``, ``pdb:6-6-3+wd``);
     - ``goal``: ``"standard"``, ``"blank-first"``, or a goal ``Board`` (or its text) whose blank,

@@ -67,8 +67,9 @@ methods:
   astar+idastar
             optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf
             2019); for experiments: with the move automaton, idastar is faster
-  beam      the shortest answer a beam search finds within --budget seconds (default 1), with
-            a proven lower bound and the ratio to it; more budget, shorter answers
+  beam      the shortest answer a beam search finds within its budget (8,000,000 nodes, about
+            1 s, the same answer every time; or --budget SECONDS), with a proven lower bound
+            and the ratio to it; more budget, shorter answers
   realtime  any size, moves at once, not optimal (--realtime-method greedy or parberry)
 
 exit status: 0 solved, 1 bad input or unsolvable, 2 usage, 3 a limit was reached before a
@@ -92,15 +93,18 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--weight", type=weight_arg, default=1.0, metavar="W",
                    help="weighted A* (f = g + W*h): solutions at most W times the optimum")
     p.add_argument("--budget", type=budget_arg, metavar="SECONDS",
-                   help="the beam search's CPU time (default 1, at most 3600): it answers with the "
-                   "shortest solution found in that time; with --method auto beyond 4x4 (up to 32x32), or "
-                   "--method beam")
+                   help="the beam search's CPU time (at most 3600): it answers with the shortest "
+                   "solution found in that time, which depends on the machine and its load; with --method "
+                   "auto beyond 4x4 (up to 32x32), or --method beam. Without it the beam's budget is a fixed "
+                   "amount of work (8,000,000 nodes, about 1 s; --max-nodes sets it), so the same position "
+                   "always gets the same answer")
     p.add_argument("--realtime-method", choices=REALTIME_METHODS, default="greedy",
                    help="for --method realtime: greedy (about 25%% fewer moves, default) or parberry "
                    "(Parberry's algorithm as published; about 5x faster on a million tiles)")
     add_timeout(p, "stop a search after this many seconds (wall clock), exit status 3")
     p.add_argument("--max-nodes", type=positive_int, metavar="N",
-                   help="stop a search after generating N nodes, exit status 3")
+                   help="stop a search after generating N nodes, exit status 3; the beam search "
+                   "instead spends at most N nodes and answers with the shortest solution found")
     p.add_argument("--max-memory", type=size_arg, metavar="SIZE",
                    help="A*: stop cleanly, exit status 3, before its node store (the positions it "
                    "keeps, their hash table and open list) would grow beyond SIZE (e.g. 512M, 2G; "

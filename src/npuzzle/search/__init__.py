@@ -62,9 +62,9 @@ def solve(
 
     ``method="auto"`` picks the best method for the board: a saved BFS distance table answers at
     once (see ``npuzzle stats bfs --save``); boards of up to 16 cells are solved optimally by
-    IDA*, up to 576 (24x24; 1,024 with a ``budget``) by the beam search (the shortest answer it
-    finds in ``budget`` CPU seconds, default 1), larger ones in real time (ask for ``idastar`` or
-    ``astar`` to get optimal ones).
+    IDA*, up to 576 (24x24; 1,024 with a ``budget``) by the beam search (its shortest answer in
+    ``limit.max_nodes`` nodes, default ``DEFAULT_NODES``, or ``budget`` CPU s), larger in real
+    time (ask for ``idastar`` or ``astar`` to get optimal ones).
     ``heuristic="auto"`` is the strongest lower bound available without a long build (see
     ``heuristics.registry.auto_heuristic``). ``weight`` > 1 makes A* weighted
     (length <= weight x optimal); ``realtime_method`` is ``greedy`` or ``parberry``; ``pruning``

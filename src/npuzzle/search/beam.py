@@ -1,4 +1,4 @@
-"""Short answers for boards too large to solve optimally: an anytime beam search with a time budget.
+"""Short answers for boards too large to solve optimally: a beam search with a budget of work.
 
 An answer is ready at once: the real-time solver's (``search.realtime``, greedy). Then rounds
 of beam search (``_kernels.beam``) look for shorter ones, each wider than the last, while the
@@ -18,10 +18,15 @@ boards count as one when the line's tiles and the blank are on the same cells (s
 different placements of the line, not the same one with the rest shuffled). The blank never
 leaves the region, so the lines already built stay. The last region is solved as a small board.
 
-The widths grow with the budget: each round is ``RAMP`` times as wide as the last while the
-next fits, and a last one as wide as the rest of the budget allows. So more budget gives a shorter answer,
-and a round that would overrun the budget is stopped by a node cap (the time left times the
-speed measured so far). The kernels are loaded before the budget's clock starts.
+The budget is an amount of work: ``DEFAULT_NODES`` children generated (about a second of CPU
+on the machine of ``docs/benchmarks.md``), or ``limit.max_nodes``. Every decision is taken on
+node counts, so the same board gives the same answer on any machine and under any load. A
+budget of CPU seconds (``budget=``, ``--budget``) is the anytime mode instead: the answer then
+depends on the machine's speed. The widths grow with the budget: each round is ``RAMP`` times
+as wide as the last while the next fits (its cost estimated from the last round's, per unit of
+width), and a last one as wide as the rest of the budget allows. So more budget gives a shorter
+answer, and a round that would overrun the budget is stopped by a node cap (the nodes left, or
+the time left times the speed measured so far). The kernels are loaded before the clock starts.
 
 Every answer carries a proven lower bound (``search.quality.proven_bound``: linear conflict, or
 the strongest bound whose tables are built) and is called optimal only when its length equals
@@ -32,7 +37,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -42,7 +46,7 @@ from ..errors import InvalidBoardError
 from ..geometry import geometry, tiles_from_directions
 from .limits import Clock, Limit, Progress, ProgressCallback, Solution, Stats, checked_solution
 from .quality import proven_bound
-from .registry import DEFAULT_BUDGET, MAX_BUDGET, Request
+from .registry import DEFAULT_NODES, MAX_BUDGET, Request
 
 #: Boards of at most this side are solved as a whole (Korf & Felner's 24-puzzles: within 10% of
 #: the optimum in a second, ``docs/benchmarks.md``) ...
@@ -86,9 +90,44 @@ MAX_CELLS = 1024
 LINE_DEPTH_PER_CELL = 40
 #: ... and at least this long.
 LINE_DEPTH = 4000
-#: ``_round``'s outcomes: an answer (kept if shorter), out of time, or a line's beam that died
+#: ``_round``'s outcomes: an answer (kept if shorter), out of budget, or a line's beam that died
 #: out (every child a board it had seen: narrow beams on boards above 20x20; a wider one may not).
-DONE, OUT_OF_TIME, LINE_FAILED = range(3)
+DONE, OUT_OF_BUDGET, LINE_FAILED = range(3)
+#: A round's cost is estimated this many times the last one's per unit of width (a wider round
+#: costs more per unit: its arrays fit the caches less, and its lines run longer).
+COST_MARGIN = 1.3
+
+
+@dataclasses.dataclass(frozen=True)
+class Allowance:
+    """What a beam search may spend: children generated (``nodes``) and CPU seconds
+    (``seconds``), either unbounded (None); the search stops at whichever runs out first."""
+
+    clock: Clock
+    nodes: int | None
+    seconds: float | None
+
+    def nodes_left(self, run: _Run) -> int:
+        """The children the next beam may generate (its node cap): the nodes left, and the CPU
+        seconds left at the speed measured so far; 0 when either has run out."""
+        caps = [1 << 62]
+        if self.nodes is not None:
+            caps.append(self.nodes - run.generated)
+        if self.seconds is not None:
+            left = self.seconds - self.clock.cpu()
+            caps.append(int(0.9 * left * run.rate) if run.rate and left > 0 else (1 << 62 if left > 0 else 0))
+        return max(0, min(caps))
+
+    def next_width(self, run: _Run, width: int, nodes: int, seconds: float) -> int:
+        """The width of the round after one of ``width`` that cost ``nodes`` and ``seconds``:
+        ``RAMP`` times wider if that fits what is left, else the widest that does, else 0."""
+        room = float(RAMP * width)
+        if self.nodes is not None:
+            room = min(room, (self.nodes - run.generated) / (COST_MARGIN * max(nodes, 1) / width))
+        if self.seconds is not None:
+            room = min(room, (self.seconds - self.clock.cpu()) / (COST_MARGIN * max(seconds, 1e-6) / width))
+        wider = int(room)
+        return wider if wider > width else 0
 
 
 @dataclasses.dataclass
@@ -122,7 +161,7 @@ def solve_request(board: Board, request: Request) -> Solution:
     """``beam_solve`` for a ``search.solve`` request."""
     if not isinstance(request.goal, str):
         raise InvalidBoardError("internal error: the beam search takes a named goal")
-    return beam_solve(board, goal=request.goal, budget=request.budget or DEFAULT_BUDGET, limit=request.limit,
+    return beam_solve(board, goal=request.goal, budget=request.budget, limit=request.limit,
                       on_progress=request.on_progress)
 
 
@@ -133,47 +172,48 @@ def check_budget(budget: float) -> float:
     return float(budget)
 
 
-def beam_solve(board: Board, *, goal: Goal = "standard", budget: float = DEFAULT_BUDGET, limit: Limit | None = None,
+def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = None, limit: Limit | None = None,
                on_progress: ProgressCallback | None = None) -> Solution:
-    """The shortest answer found within ``budget`` CPU seconds (``limit.timeout``, if shorter,
-    bounds it too), replayed and checked; ``lower_bound`` is proven, ``optimal`` only when the
-    length equals it.
+    """The shortest answer found within the budget, replayed and checked; ``lower_bound`` is
+    proven, ``optimal`` only when the length equals it.
+
+    The budget is ``limit.max_nodes`` children generated, or ``DEFAULT_NODES`` when neither it
+    nor ``budget`` is given: the answer is then the same on every machine. ``budget`` is CPU
+    seconds instead (the anytime mode; with ``limit.max_nodes`` too, whichever runs out first);
+    ``limit.timeout``, if given, bounds the CPU seconds as well.
 
     >>> s = beam_solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), budget=0.5)
     >>> s.length >= 31 and s.board.apply(s.moves).is_goal()
     True
+    >>> t = beam_solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)))
+    >>> t.moves == beam_solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))).moves   # a budget of nodes
+    True
     """
     from .realtime import realtime_array
 
-    budget = check_budget(budget)
+    if budget is not None:
+        budget = check_budget(budget)
     _load_kernel()
     if board.size > MAX_CELLS:
         raise InvalidBoardError(f"the beam search takes boards of at most {MAX_CELLS} cells; "
                                 f"a {board.height}x{board.width} board is solved in real time (--method realtime)")
     board.require_solvable(goal)
-    clock = Clock(limit or Limit())
-    deadline = budget if limit is None or limit.timeout is None else min(budget, limit.timeout)
+    allowance = _allowance(Clock(limit or Limit()), budget, limit)
+    clock = allowance.clock
     bound = proven_bound(board, goal)
     work = board.converted() if goal == "blank-first" else board  # the same board for the standard goal
     run = _Run(realtime_array(work, method="greedy"))
     width = WIDE_FIRST_WIDTH if board.size > WIDE_CELLS else FIRST_WIDTH
     while len(run.directions) > bound and width <= MAX_WIDTH:
-        started = clock.cpu()
-        outcome = _round(work, width, run, lambda: deadline - clock.cpu())
+        started, generated = clock.cpu(), run.generated
+        outcome = _round(work, width, run, allowance)
         if on_progress is not None:
             on_progress(Progress(bound, run.generated, clock.wall(), clock.cpu()))
-        if outcome == OUT_OF_TIME:
+        if outcome == OUT_OF_BUDGET:
             break
-        per_width = max(clock.cpu() - started, 1e-6) / width
-        left = deadline - clock.cpu()
-        # a wider round costs more per unit of width (its arrays fit the caches less): a margin
-        if left < 1.3 * per_width * RAMP * width:  # the next would not fit: the widest that does
-            wider = int(left / (1.3 * per_width))
-            if wider <= width:
-                break
-            width = wider
-        else:
-            width *= RAMP
+        width = allowance.next_width(run, width, run.generated - generated, clock.cpu() - started)
+        if not width:
+            break
     stats = Stats(expanded=run.expanded, generated=run.generated)
     clock.stamp(stats)
     dirs = 3 - run.directions if goal == "blank-first" else run.directions
@@ -187,6 +227,15 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float = DEFAULT
     solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats, method="beam",
                                 heuristic=_ranking(work), note=note)
     return dataclasses.replace(solution, lower_bound=bound)
+
+
+def _allowance(clock: Clock, budget: float | None, limit: Limit | None) -> Allowance:
+    """The budget: ``limit.max_nodes`` or, without it or ``budget``, ``DEFAULT_NODES``; the CPU
+    seconds of ``budget`` and ``limit.timeout``, the smaller."""
+    max_nodes = limit.max_nodes if limit is not None else None
+    nodes = max_nodes if max_nodes is not None else (DEFAULT_NODES if budget is None else None)
+    times = [t for t in (budget, limit.timeout if limit is not None else None) if t is not None]
+    return Allowance(clock, nodes, min(times) if times else None)
 
 
 def plan(height: int, width: int) -> tuple[list[list[int]], tuple[int, int]]:
@@ -216,11 +265,11 @@ def plan(height: int, width: int) -> tuple[list[list[int]], tuple[int, int]]:
     return lines, (top, left)
 
 
-def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]) -> int:
+def _round(work: Board, width: int, run: _Run, allowance: Allowance) -> int:
     """One round with line beams of ``width`` (the last region's beam ``FINAL_FACTOR`` wider);
-    the answer replaces ``run``'s if shorter. ``DONE``, or where it stopped short: ``OUT_OF_TIME``
-    (each beam gets a node cap from the time left and the speed measured so far) or
-    ``LINE_FAILED`` (a line's beam that found nothing)."""
+    the answer replaces ``run``'s if shorter. ``DONE``, or where it stopped short: ``OUT_OF_BUDGET``
+    (each beam's node cap is ``allowance.nodes_left``) or ``LINE_FAILED`` (a line's beam that
+    found nothing)."""
     from .._kernels.beam import FOUND, NODE_CAP, beam_search
 
     h, w, n = work.height, work.width, work.size
@@ -251,17 +300,16 @@ def _round(work: Board, width: int, run: _Run, seconds_left: Callable[[], float]
         beam = min(beam, _widest(n, max_depth))
         path, stats = np.zeros(max_depth + 1, np.int8), np.zeros(3, np.int64)
         bits = max(12, ((FINAL_SEEN_FACTOR if final else SEEN_FACTOR) * beam - 1).bit_length())
-        time_left = seconds_left()
-        if time_left <= 0:
-            return OUT_OF_TIME
-        cap = int(0.9 * time_left * run.rate) if run.rate else 1 << 62
+        cap = allowance.nodes_left(run)
+        if cap <= 0:
+            return OUT_OF_BUDGET
         started = time.process_time()
         status, length = beam_search(tiles, g.home, g.md, g.nbr, h, w, active, weights, target, keys, lc_weight,
                                      final, beam, max_depth, bits, cap, path, stats,
                                      _pattern_args(work) if final and not lines else _no_patterns())
         run.measure(int(stats[0]), int(stats[1]), time.process_time() - started)
         if status == NODE_CAP:
-            return OUT_OF_TIME
+            return OUT_OF_BUDGET
         if status != FOUND:  # the last region: nothing shorter through these lines; a line: stop
             if final:
                 run.widths.append(width)
@@ -354,4 +402,4 @@ def _load_kernel() -> None:
 
 def warmup() -> None:
     """Compile (or load from the cache) the beam kernel."""
-    beam_solve(Board(2, 3, (4, 1, 2, 5, 0, 3)), budget=0.1)
+    beam_solve(Board(2, 3, (4, 1, 2, 5, 0, 3)), limit=Limit(max_nodes=1000))

@@ -36,8 +36,11 @@ IterationCallback = Callable[[Iteration, bool], None]
 #: strong bounds (walking and inversion distance, pattern databases) on boards of up to 36
 #: cells, else parent (always with manhattan and lc).
 PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
-#: The beam search's default time budget and the longest one accepted, in CPU seconds.
-DEFAULT_BUDGET = 1.0
+#: The beam search's default budget: children generated (about 1 s of CPU on the machine of
+#: ``docs/benchmarks.md``, 8-11 M children a second from 5x5 to 24x24), so that its answer does
+#: not depend on the machine or its load ...
+DEFAULT_NODES = 8_000_000
+#: ... and the longest budget of CPU seconds accepted (the anytime mode, ``budget=``).
 MAX_BUDGET = 3600.0
 #: The real-time methods, the default first: ``greedy`` (fewer moves) and ``parberry``.
 REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
@@ -58,7 +61,8 @@ class Request:
     on_progress: ProgressCallback | None = None
     #: A ``split.Executor`` with more than one worker: IDA* then runs its subtrees there.
     executor: Any = None
-    #: The beam search's time budget in CPU seconds (None: ``DEFAULT_BUDGET``).
+    #: The beam search's budget in CPU seconds (None: a budget of nodes, ``limit.max_nodes`` or
+    #: ``DEFAULT_NODES``).
     budget: float | None = None
 
 
@@ -86,7 +90,7 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            "optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf 2019)",
            frozenset({"heuristic", "pruning", "on_iteration", "on_progress", "executor"})),
     Method("beam", "npuzzle.search.beam:solve_request",
-           "short answers within a time budget, with a proven lower bound (boards beyond 4x4)",
+           "short answers within a budget of nodes (or CPU seconds), with a proven lower bound (boards beyond 4x4)",
            frozenset({"budget", "on_progress"})),
     Method("realtime", "npuzzle.search.realtime:solve_request",
            "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
