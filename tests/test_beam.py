@@ -343,3 +343,27 @@ def test_max_nodes_on_the_command_line_bounds_the_beam(capsys):
     record = json.loads(text)
     assert status == 0 and record["status"] == "solved" and record["method"] == "beam"
     assert record["stats"]["generated"] <= 3000 + 4 * 32
+
+
+@pytest.mark.parametrize("built_for, goal", [("blank-first", "standard"), ("blank-first", "blank-first"),
+                                             ("standard", "blank-first")])
+def test_a_whole_boards_beam_ranks_by_the_tables_of_either_goal(tmp_path, monkeypatch, built_for, goal):
+    """Tables built for one goal convention rank a whole board's beam and bound its answer for
+    either goal (the board turned 180 degrees where the conventions differ)."""
+    from npuzzle import lower_bound
+    from npuzzle.heuristics import pattern_db
+
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
+    clear_table_caches()
+    try:
+        pattern_db.build("4-4", 3, 3, built_for, progress=False)
+        dist = bfs_distances(3, 3, goal)
+        for tiles in random.Random(goal + built_for).sample(sorted(dist), 8):
+            board = Board(3, 3, tiles)
+            s = beam_solve(board, goal=goal, limit=Limit(max_nodes=20_000))
+            assert s.heuristic == "pdb:4-4"
+            assert s.lower_bound == max(lower_bound(board, "pdb:4-4", goal=goal), lower_bound(board, "lc", goal=goal))
+            assert board.apply(s.moves).is_goal(goal) and dist[tiles] <= s.length
+            assert s.lower_bound <= dist[tiles]
+    finally:
+        clear_table_caches()

@@ -201,12 +201,13 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = 
     allowance = _allowance(Clock(limit or Limit()), budget, limit)
     clock = allowance.clock
     bound = proven_bound(board, goal)
-    work = board.converted() if goal == "blank-first" else board  # the same board for the standard goal
-    run = _Run(realtime_array(work, method="greedy"))
+    frame = _frame(board, goal)  # the goal the search works toward; the board turned 180 degrees if not ``goal``
+    work = board if frame == goal else board.converted()
+    run = _Run(realtime_array(work, goal=frame, method="greedy"))
     width = WIDE_FIRST_WIDTH if board.size > WIDE_CELLS else FIRST_WIDTH
     while len(run.directions) > bound and width <= MAX_WIDTH:
         started, generated = clock.cpu(), run.generated
-        outcome = _round(work, width, run, allowance)
+        outcome = _round(work, width, run, allowance, frame)
         if on_progress is not None:
             on_progress(Progress(bound, run.generated, clock.wall(), clock.cpu()))
         if outcome == OUT_OF_BUDGET:
@@ -216,7 +217,7 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = 
             break
     stats = Stats(expanded=run.expanded, generated=run.generated)
     clock.stamp(stats)
-    dirs = 3 - run.directions if goal == "blank-first" else run.directions
+    dirs = run.directions if frame == goal else 3 - run.directions
     moves = tiles_from_directions(board, dirs.tolist())
     if run.widths:
         note = "beam widths " + ", ".join(f"{w:,}" for w in run.widths)
@@ -225,7 +226,7 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = 
     else:
         note = "the real-time answer: no beam fitted in the budget"
     solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats, method="beam",
-                                heuristic=_ranking(work), note=note)
+                                heuristic=_ranking(work, frame), note=note)
     return dataclasses.replace(solution, lower_bound=bound)
 
 
@@ -265,15 +266,15 @@ def plan(height: int, width: int) -> tuple[list[list[int]], tuple[int, int]]:
     return lines, (top, left)
 
 
-def _round(work: Board, width: int, run: _Run, allowance: Allowance) -> int:
+def _round(work: Board, width: int, run: _Run, allowance: Allowance, frame: Goal = "standard") -> int:
     """One round with line beams of ``width`` (the last region's beam ``FINAL_FACTOR`` wider);
     the answer replaces ``run``'s if shorter. ``DONE``, or where it stopped short: ``OUT_OF_BUDGET``
     (each beam's node cap is ``allowance.nodes_left``) or ``LINE_FAILED`` (a line's beam that
-    found nothing)."""
+    found nothing). ``work`` is searched toward ``frame``'s goal (lines only toward the standard one)."""
     from .._kernels.beam import FOUND, NODE_CAP, beam_search
 
     h, w, n = work.height, work.width, work.size
-    g = geometry(h, w, "standard")
+    g = geometry(h, w, frame)
     zobrist = np.random.default_rng(n).integers(1, 1 << 63, size=n * n, dtype=np.int64).astype(np.uint64)
     tiles = np.array(work.tiles, np.int64)
     lines, _ = plan(h, w)
@@ -306,7 +307,7 @@ def _round(work: Board, width: int, run: _Run, allowance: Allowance) -> int:
         started = time.process_time()
         status, length = beam_search(tiles, g.home, g.md, g.nbr, h, w, active, weights, target, keys, lc_weight,
                                      final, beam, max_depth, bits, cap, path, stats,
-                                     _pattern_args(work) if final and not lines else _no_patterns())
+                                     _pattern_args(work, frame) if final and not lines else _no_patterns())
         run.measure(int(stats[0]), int(stats[1]), time.process_time() - started)
         if status == NODE_CAP:
             return OUT_OF_BUDGET
@@ -335,28 +336,46 @@ def _no_patterns() -> tuple[Any, ...]:
     return (np.zeros(0, np.int64), False, False, pdb, one, one, one, one, one, one, one, np.zeros(1, np.uint64))
 
 
-def _ranking(board: Board) -> str:
-    """The bound the beam ranks ``board`` by (standard goal): ``pdb:NAME``, the strongest pattern
-    databases built for its shape when it is searched whole (``plan`` has no lines), else ``lc``."""
+def _frame(board: Board, goal: Goal) -> Goal:
+    """The goal convention a beam searches toward: the standard one (lines are planned for it),
+    unless ``board`` is searched whole and pattern databases are built for the other convention
+    only (then ``board`` turned 180 degrees is searched toward it, as IDA* does)."""
+    h, w = board.shape
+    if plan(h, w)[0]:
+        return "standard"
+    frames: tuple[Goal, ...] = ("standard", "blank-first") if goal == "standard" else ("blank-first", "standard")
+    return next((frame for frame in frames if _built(h, w, frame)), "standard")
+
+
+def _built(height: int, width: int, frame: Goal) -> list[str]:
+    """The usable pattern databases built for ``frame`` itself, strongest first."""
     from ..heuristics import pattern_db
 
+    return [name for name in pattern_db.usable(height, width, frame)
+            if pattern_db.is_built(name, height, width, frame)]
+
+
+def _ranking(board: Board, frame: Goal = "standard") -> str:
+    """The bound the beam ranks ``board`` by toward ``frame``'s goal: ``pdb:NAME``, the strongest
+    pattern databases built for it when the board is searched whole (``plan`` has no lines),
+    else ``lc``."""
     h, w = board.shape
     if plan(h, w)[0]:
         return "lc"
-    names = [name for name in pattern_db.usable(h, w, "standard") if pattern_db.is_built(name, h, w, "standard")]
+    names = _built(h, w, frame)
     return f"pdb:{names[0]}" if names else "lc"
 
 
-def _pattern_args(board: Board) -> tuple[Any, ...]:
+def _pattern_args(board: Board, frame: Goal = "standard") -> tuple[Any, ...]:
     """``beam_search``'s ``pat`` for a whole board ranked by pattern databases (``_ranking``),
     with ``board``'s components; else ``_no_patterns()``."""
     from .._kernels.bounds import H_SUM, MIRROR, ZA
     from ..heuristics.registry import kernel_heuristic
 
-    name = _ranking(board)
+    name = _ranking(board, frame)
     if name == "lc":
         return _no_patterns()
-    kh = kernel_heuristic(name, *board.shape, "standard")
+    kh = kernel_heuristic(name, *board.shape, frame)
     row, _ = kh.start(board)
     b = kh.bounds
     return (row[H_SUM:].copy(), bool(kh.mode & ZA), bool(kh.mode & MIRROR), b.pdb, b.pat_off, b.pat_of, b.pidx,
