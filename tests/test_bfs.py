@@ -8,8 +8,9 @@ import sys
 
 import numpy as np
 import pytest
+from naive import bfs_distances
 
-from npuzzle import Board, stats, tables
+from npuzzle import Board, solve, stats, tables
 from npuzzle.cli import main
 from npuzzle.errors import InvalidBoardError, MissingTableError, TableFormatError, TableWarning, UnsolvableError
 from npuzzle.instances import random_board
@@ -201,8 +202,33 @@ def test_a_wrong_table_is_detected_not_believed(known):
     # the right distribution, but every position at distance 0 mod 3: the goal is 0, yet no walk
     # leads downhill
     tables.save_table(key, np.zeros(90, dtype=np.uint8), {"distribution": known["2x3_corner"][1]})
-    with pytest.warns(TableWarning, match="does not lead"):
+    with pytest.warns(TableWarning, match="not the distances a breadth-first search finds"):
         assert bfs.table_distance(board) is None
+
+
+def test_a_forged_table_with_a_valid_checksum_gives_no_false_optimum(store, capsys):
+    """10% of a saved 2x4 table's bytes shuffled and written back with a fresh checksum and the
+    right distribution: its answers used to be called optimal (29 moves where 23 is the
+    optimum). The first load now searches again, finds the entries wrong and bypasses the table
+    with one warning, so every answer is optimal and not read off the table."""
+    assert main(["stats", "bfs", "2x4", "--save"]) == 0
+    key = tables.TableKey("bfs", 2, 4, "standard")
+    saved = tables.load_table(key)
+    data = np.array(saved.data)
+    rng = np.random.default_rng(1)
+    picked = rng.choice(data.size, data.size // 10, replace=False)
+    data[picked] = data[rng.permutation(picked)]
+    tables.save_table(key, data, dict(saved.meta))
+    bfs._loaded.clear()
+    capsys.readouterr()
+    dist = bfs_distances(2, 4, "standard")
+    sample = random.Random(3).sample(sorted(dist), 200)
+    with pytest.warns(TableWarning, match="not the distances a breadth-first search finds"):
+        first = solve(Board(2, 4, (4, 1, 6, 5, 2, 3, 0, 7)))
+    assert first.length == dist[(4, 1, 6, 5, 2, 3, 0, 7)] == 23 and first.method != "bfs-table"
+    for tiles in sample:
+        s = solve(Board(2, 4, tiles))
+        assert s.optimal and s.length == dist[tiles] and s.method != "bfs-table"
 
 
 def test_corrupt_table_file_is_reported(store):
@@ -308,3 +334,24 @@ def test_cli_sample_plot(tmp_path, monkeypatch, capsys):
     assert main(argv) == 1
     captured = capsys.readouterr()
     assert "needs matplotlib" in captured.err and "optimal lengths" not in captured.out
+
+
+def test_a_large_table_this_program_built_is_vouched_for_not_searched_again(store, monkeypatch):
+    """Tables above ``VOUCH_STATES`` positions (3x4: two minutes to search again) are stamped
+    by the process that built them, so their first load skips the search; a file changed after
+    that is searched again."""
+    monkeypatch.setattr(bfs, "VOUCH_STATES", 100)
+    bfs.distance_table(2, 4, save=True, progress=False)
+    bfs._loaded.clear()
+    searched = []
+    real = bfs.run_bfs
+    monkeypatch.setattr(bfs, "run_bfs", lambda *a, **k: searched.append(1) or real(*a, **k))
+    assert bfs.table_distance(Board(2, 4, (1, 2, 3, 4, 5, 6, 0, 7))) == 1
+    assert searched == []
+    key = tables.TableKey("bfs", 2, 4, "standard")
+    saved = tables.load_table(key)
+    monkeypatch.setattr(bfs, "VOUCH_STATES", 10**9)
+    tables.save_table(key, np.array(saved.data), dict(saved.meta))  # the same bytes, written by another
+    bfs._loaded.clear()
+    assert bfs.table_distance(Board(2, 4, (1, 2, 3, 4, 5, 6, 0, 7))) == 1
+    assert searched == [1]
