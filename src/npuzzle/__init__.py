@@ -22,16 +22,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from .arguments import board_or_text, check_options, shape_of
 from .board import GOALS, Board, Direction, Goal
 from .errors import (
     IllegalMoveError,
     InvalidBoardError,
+    InvalidOptionError,
+    InvalidTypeError,
     MissingTableError,
     NPuzzleError,
     TableFormatError,
     UnsolvableError,
+    quote_input,
 )
-from .notation import NOTATIONS, format_position, parse_position, parse_shape
+from .notation import NOTATIONS, format_position, parse_position
 from .search.limits import Iteration, Limit, Progress, Solution
 
 __version__ = "0.1.0"
@@ -49,6 +53,9 @@ def parse(text: str, shape: Shape | None = None) -> Board:
     >>> parse("1 2 3 4 5 0", shape="2x3").rows()
     [(1, 2, 3), (4, 5, 0)]
     """
+    check_options({"shape": shape})
+    if not isinstance(text, str):
+        raise InvalidTypeError(f"text={quote_input(text)}: give a position as text")
     return parse_position(text, _shape(shape))
 
 
@@ -62,6 +69,8 @@ def format(board: Board, notation: str = "rows") -> str:  # noqa: A001 - the nat
     >>> parse(format(b, "grid")) == b
     True
     """
+    if not isinstance(board, Board):
+        raise InvalidTypeError(f"board={quote_input(board)}: give a Board")
     if notation not in NOTATIONS:
         raise InvalidBoardError(f"unknown notation {notation!r}: use one of {', '.join(NOTATIONS)}")
     return format_position(board, notation)
@@ -98,19 +107,16 @@ def solve(
       ``pdb:PARTITION`` or several joined by ``+`` (``wd+id``, ``pdb:6-6-3+wd``);
     - ``goal``: ``"standard"``, ``"blank-first"``, or a goal ``Board`` (or its text) whose blank,
       or the position's, is in a corner;
-    - ``timeout`` (wall-clock seconds), ``max_nodes``, ``max_memory`` (bytes): a search that reaches
-      one returns a ``Solution`` with that ``status`` and the bound it proved (they override the
-      same fields of ``limit``, a ``Limit``);
+    - ``timeout`` (wall seconds), ``max_nodes``, ``max_memory`` (bytes), over ``limit``'s: a search
+      that reaches one returns a ``Solution`` with that ``status`` and the bound it proved;
     - ``weight`` > 1: weighted A*; ``pruning``: IDA*'s ``auto``, ``parent`` or ``fsm``;
-      ``realtime_method``: ``greedy`` or ``parberry``; ``on_iteration(iteration, final)``: called
-      after each IDA* iteration or A* bound; ``on_progress(progress)``: called a few times a second
-      while IDA* or A* runs (bound, nodes, wall and CPU seconds), for a live status;
+      ``realtime_method``: ``greedy`` or ``parberry``; ``on_iteration(iteration, final)`` after each
+      IDA* iteration or A* bound; ``on_progress(progress)`` a few times a second (a live status);
     - ``jobs``: IDA* split over this many processes (0 = every core), or over the workers of the
-      Dask ``scheduler`` (``"tcp://HOST:PORT"``, needs ``npuzzle[cluster]``): the same optimal
-      length, found sooner on hard positions.
+      Dask ``scheduler`` (``"tcp://HOST:PORT"``, needs ``npuzzle[cluster]``).
 
-    Raises ``UnsolvableError`` (with the parity reason) if the goal cannot be reached, and
-    ``InvalidBoardError`` for bad input.
+    Raises ``UnsolvableError`` if the goal cannot be reached (with the parity reason),
+    ``InvalidBoardError`` for a bad position, ``InvalidOptionError`` and ``InvalidTypeError``.
 
     >>> solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="lc", timeout=10).letters
     'LL'
@@ -120,8 +126,11 @@ def solve(
     from .cluster import workers
     from .search import solve as _solve
 
-    board = parse(board, shape) if isinstance(board, str) else board
-
+    check_options(dict(method=method, heuristic=heuristic, goal=goal, timeout=timeout, max_nodes=max_nodes, jobs=jobs,
+                       max_memory=max_memory, weight=weight, pruning=pruning, realtime_method=realtime_method,
+                       on_iteration=on_iteration, shape=shape, on_progress=on_progress, scheduler=scheduler,
+                       budget=budget))
+    board = _board(board, shape, limit)
     with workers(jobs, scheduler) as executor:
         return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
                       goal=_goal(goal, board), weight=weight, realtime_method=realtime_method,
@@ -154,7 +163,11 @@ def solve_many(
     from .cluster import workers
     from .search import solve as _solve
 
-    read = [parse(b, shape) if isinstance(b, str) else b for b in boards]
+    check_options({"jobs": jobs, "scheduler": scheduler, "goal": goal, "shape": shape, "method": method,
+                   "heuristic": heuristic, "timeout": timeout, "max_nodes": max_nodes, "pruning": pruning})
+    if isinstance(boards, str | Board) or not isinstance(boards, Iterable):
+        raise InvalidTypeError(f"boards={quote_input(boards)}: give a list (or any iterable) of positions")
+    read = [_board(b, shape) for b in boards]
     limit = _limit(None, timeout, max_nodes, None)
     with workers(jobs, scheduler) as executor:
         if executor is None:
@@ -174,11 +187,19 @@ def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal 
     >>> lower_bound(b), lower_bound(b, "lc"), lower_bound(b, "wd+id")
     (21, 23, 25)
     """
-    if isinstance(board, str):
-        board = parse(board, shape)
+    check_options({"heuristic": heuristic, "goal": goal, "shape": shape})
+    board = _board(board, shape)
     from .search import lower_bound as _lower_bound
 
     return _lower_bound(board, heuristic, _goal(goal, board))
+
+
+def _board(board: object, shape: Shape | None, limit: object = None) -> Board:
+    """A ``Board`` argument, or a position as text read with ``shape``; ``limit`` a ``Limit``."""
+    if limit is not None and not isinstance(limit, Limit):
+        raise InvalidTypeError(f"limit={quote_input(limit)}: give a Limit (or None)")
+    given = board_or_text(board)
+    return parse(given, shape) if isinstance(given, str) else given
 
 
 def _goal(goal: Goal | Board | str, board: Board) -> Goal | Board:
@@ -189,9 +210,7 @@ def _goal(goal: Goal | Board | str, board: Board) -> Goal | Board:
 
 
 def _shape(shape: Shape | None) -> tuple[int, int] | None:
-    if isinstance(shape, str):
-        return parse_shape(shape)
-    return shape
+    return None if shape is None else shape_of(shape)
 
 
 def _limit(limit: Limit | None, timeout: float | None, max_nodes: int | None, max_memory: int | None) -> Limit | None:
@@ -215,6 +234,8 @@ __all__ = [
     "format",
     "NPuzzleError",
     "InvalidBoardError",
+    "InvalidOptionError",
+    "InvalidTypeError",
     "UnsolvableError",
     "IllegalMoveError",
     "MissingTableError",

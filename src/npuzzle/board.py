@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .errors import IllegalMoveError, InvalidBoardError, UnsolvableError, quote_input
+from .errors import IllegalMoveError, InvalidBoardError, InvalidTypeError, UnsolvableError, quote_input
 
 Goal = Literal["standard", "blank-first"]
 GOALS: tuple[str, ...] = ("standard", "blank-first")
@@ -148,6 +148,8 @@ class Board:
 
     def __post_init__(self) -> None:
         check_shape(self.height, self.width)
+        if isinstance(self.tiles, str | bytes) or not isinstance(self.tiles, Iterable):
+            raise InvalidTypeError(f"tiles={quote_input(self.tiles)}: give the tiles as a sequence of whole numbers")
         tiles = tuple(self.tiles)
         object.__setattr__(self, "tiles", tiles)
         size = self.height * self.width
@@ -170,6 +172,7 @@ class Board:
         1 2 3
         4 5 _
         """
+        check_shape(height, width)  # before the tiles exist: Board.goal(2, 10**9) is refused, not allocated
         return cls(height, width, goal_tiles(height * width, goal))
 
     def _derived(self, tiles: tuple[int, ...]) -> Board:

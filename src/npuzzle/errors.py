@@ -49,6 +49,29 @@ class InvalidBoardError(NPuzzleError, ValueError):
     """
 
 
+class InvalidOptionError(NPuzzleError, ValueError):
+    """An option's value is out of its range or not one of its names; the message names the
+    parameter (``max_nodes=``; the command line names its flag instead).
+
+    >>> from npuzzle import solve
+    >>> solve("1 2 3/4 5 6/7 0 8", max_nodes=0)
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.InvalidOptionError: max_nodes=0: give a whole number from 1 to 9,223,372,036,854,775,807
+    """
+
+
+class InvalidTypeError(NPuzzleError, TypeError):
+    """An argument of the wrong type; the message names the parameter and the types it takes.
+
+    >>> from npuzzle import solve
+    >>> solve(None)
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.InvalidTypeError: board=None: give a Board or a position as text
+    """
+
+
 class UnsolvableError(NPuzzleError, ValueError):
     """The position is valid but cannot reach the goal (the parity invariant differs).
 

@@ -126,8 +126,13 @@ def positive_int(text: str) -> int:
 
 
 def seconds_arg(text: str) -> float:
-    """A time limit: finite seconds above 0."""
-    return _real(text, "the time limit")
+    """A time limit: finite seconds above 0, at most ``arguments.MAX_SECONDS``."""
+    from ..arguments import MAX_SECONDS
+
+    value = _real(text, "the time limit")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{quote_input(text)}: the time limit is at most {MAX_SECONDS:,.0f} seconds")
+    return value
 
 
 def budget_arg(text: str) -> float:

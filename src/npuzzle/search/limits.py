@@ -6,7 +6,6 @@ reached, no moves, and ``lower_bound`` set to the best bound it proved.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -47,10 +46,14 @@ class Limit:
     max_memory: int | None = None
 
     def __post_init__(self) -> None:
-        for name in ("timeout", "max_nodes", "max_memory"):
-            value = getattr(self, name)
-            if value is not None and not (0 < value and math.isfinite(value)):
-                raise ValueError(f"{name} must be a finite number above 0, not {value}")
+        from ..arguments import count, seconds
+
+        if self.timeout is not None:
+            seconds(self.timeout, "timeout")
+        if self.max_nodes is not None:
+            count(self.max_nodes, "max_nodes")
+        if self.max_memory is not None:
+            count(self.max_memory, "max_memory", most=2**60)
 
 
 @dataclass
