@@ -217,6 +217,81 @@ def test_moves_out_keeps_the_file_when_nothing_is_solved(capsys, tmp_path):
     assert not fresh.exists()
 
 
+def _cli(*argv: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "npuzzle", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), **kw)
+
+
+def _no_leftovers(folder) -> None:
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGXFSZ"), reason="needs file-size limits (POSIX)")
+def test_moves_out_past_a_file_size_limit_keeps_the_previous_file(tmp_path):
+    """The disk fills up (a file-size limit of 40 kB, the moves about 120 kB) while the moves are
+    written: one line, exit status 1, the previous file as it was and no partial file left."""
+    import resource
+    import signal
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000))
+
+    board = tmp_path / "board.txt"
+    with open(board, "w") as f:
+        subprocess.run([sys.executable, "-m", "npuzzle", "scramble", "--shape", "40x40", "--seed", "3"], stdout=f,
+                       check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    keep = tmp_path / "moves.txt"
+    keep.write_text("precious\n")
+    proc = _cli("solve", "--file", str(board), "--shape", "40x40", "--moves-out", str(keep), preexec_fn=limited)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 1, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and "cannot write" in lines[0] and "Traceback" not in err
+    assert keep.read_text() == "precious\n"
+    _no_leftovers(tmp_path)
+
+
+def test_moves_out_interrupted_keeps_the_previous_file(tmp_path):
+    """Ctrl-C while a 400x400 board is solved: exit status 130, the previous file as it was."""
+    import signal
+    import time
+
+    board = tmp_path / "board.txt"
+    with open(board, "w") as f:
+        subprocess.run([sys.executable, "-m", "npuzzle", "scramble", "--shape", "400x400", "--seed", "1"], stdout=f,
+                       check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    keep = tmp_path / "moves.txt"
+    keep.write_text("precious\n")
+    proc = _cli("solve", "--file", str(board), "--shape", "400x400", "--moves-out", str(keep))
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert keep.read_text() == "precious\n"
+    _no_leftovers(tmp_path)
+
+
+def test_moves_out_replaces_the_file_once_complete_and_keeps_its_mode(capsys, tmp_path):
+    keep = tmp_path / "moves.txt"
+    keep.write_text("precious\n")
+    keep.chmod(0o640)
+    assert main(["solve", "1 2 3/4 5 6/0 7 8", "--moves-out", str(keep)]) == 0
+    assert keep.read_text() == "LL\n" and keep.stat().st_mode & 0o777 == 0o640
+    link = tmp_path / "link.txt"
+    link.symlink_to(keep)
+    assert main(["solve", P, "--moves-out", str(link)]) == 0
+    assert link.is_symlink() and keep.read_text() == "L\n"
+    fresh = tmp_path / "fresh.txt"
+    old = os.umask(0o027)
+    try:
+        assert main(["solve", P, "--moves-out", str(fresh)]) == 0
+    finally:
+        os.umask(old)
+    assert fresh.stat().st_mode & 0o777 == 0o640
+    _no_leftovers(tmp_path)
+
+
 # -- item 5: input files are read with bounds ----------------------------------------------------
 
 

@@ -1,16 +1,18 @@
 """Writing output: one place turns a full disk or a file that takes no writes into a message;
 and what a terminal shows while a command runs (``Live``: the compile notice, a status line).
 
-``writing(path)`` opens a file only when there is something to write into it, and reports every
-``OSError`` of opening, writing or closing it as an ``NPuzzleError`` naming the file and the
-problem; ``stdout_failed(error)`` is the message for the standard output, and silences it so
-Python's final flush does not fail again.
+``writing(path)`` writes a file's new content beside it and replaces the file only once all of it
+is written, and reports every ``OSError`` of opening, writing or closing it as an
+``NPuzzleError`` naming the file and the problem; ``stdout_failed(error)`` is the message for
+the standard output, and silences it so Python's final flush does not fail again.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -25,12 +27,55 @@ if TYPE_CHECKING:
 
 @contextmanager
 def writing(path: str) -> Iterator[BinaryIO]:
-    """``path`` opened for writing (emptied now: open it only once the output is ready to come)."""
+    """A file to write ``path``'s new content into: a temporary file beside it, which replaces
+    ``path`` only once the block has ended without an error and everything is on disk. On any
+    failure or interruption (a full disk, Ctrl-C) the temporary file is removed and the previous
+    ``path`` is left as it was. A path that is no regular file (a device such as ``/dev/null``,
+    a pipe) is written in place. A new file gets the mode the user's umask gives; a replaced one
+    keeps its own."""
+    target = os.path.realpath(path)  # a symlink keeps pointing at the file it names
     try:
-        with open(path, "wb") as out:
-            yield out
+        st: os.stat_result | None = os.stat(target)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        try:
+            with open(path, "wb") as out:
+                yield out
+        except OSError as e:
+            raise NPuzzleError(present.write_error_text(e, path)) from None
+        return
+    folder, name = os.path.split(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
     except OSError as e:
         raise NPuzzleError(present.write_error_text(e, path)) from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except OSError as e:
+        _remove(tmp)
+        raise NPuzzleError(present.write_error_text(e, path)) from None
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def check_writable(path: str) -> None:
