@@ -475,3 +475,63 @@ def test_large_tables_are_mapped_not_copied(store, monkeypatch):
     assert np.array_equal(loaded, data) and not loaded.flags.writeable and not loaded.flags.owndata
     with pytest.raises(ValueError):
         loaded[0] = 1
+
+
+# -- issue 33, item 6: leftovers, free space, broken links, file modes ---------------------------
+
+
+def test_a_broken_link_at_a_tables_path_is_bypassed_with_one_warning(capsys, store):
+    """A symlink to nothing where the 3x3 pattern database would be: the default solve warns once
+    and answers without it (it used to stop every default solve of the shape); the list flags it."""
+    store.mkdir(parents=True, exist_ok=True)
+    (store / PDB33).symlink_to(store / "gone.npt")
+    code, out, err = run(capsys, "solve", "8 6 7/2 5 4/3 0 1", "--method", "idastar")
+    assert code == 0 and "31 moves" in out
+    assert err.count("symlink to nothing") == 1
+    code, out, _ = run(capsys, "tables", "list")
+    assert "symlink to nothing" in out or "cannot be read" in out
+
+
+def test_leftovers_of_an_interrupted_write_are_listed_removed_and_cleared_by_a_build(capsys, store):
+    store.mkdir(parents=True, exist_ok=True)
+    left = store / f".{PDB33}.k3j4h5.tmp"
+    left.write_bytes(b"\0" * 1000)
+    fresh = store / ".other.npt.abc.tmp"
+    fresh.write_bytes(b"\0" * 10)
+    old = time.time() - 2 * tables.LEFTOVER_SECONDS
+    os.utime(left, (old, old))
+    infos = tables.list_tables()
+    assert [i.path.name for i in infos if i.problem and "interrupted" in i.problem] == [left.name]
+    code, out, _ = run(capsys, "tables", "list")
+    assert code == 0 and left.name in out and fresh.name not in out  # a write under way is no leftover
+    assert run(capsys, "tables", "remove", left.name)[0] == 0 and not left.exists()
+    left.write_bytes(b"\0" * 1000)
+    os.utime(left, (old, old))
+    pattern_db.build("4-4", 3, 3, "standard", progress=False)
+    assert not left.exists() and fresh.exists()
+
+
+def test_a_build_that_would_not_fit_on_the_disk_is_refused_before_it_starts(capsys, store, monkeypatch):
+    import shutil
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 5 * 2**20, 5 * 2**20))
+    searched = []
+    monkeypatch.setattr(pattern_db, "_search_cells", lambda *a: searched.append(1))
+    with pytest.raises(TableStoreError, match="MiB are free"):
+        pattern_db.build("4-4", 3, 3, "standard", progress=False)
+    assert searched == []
+    code, _, err = run(capsys, "stats", "bfs", "3x3", "--save")
+    assert code == 1 and "MiB are free" in err
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_table_files_follow_the_umask(store, umask, mode):
+    old = os.umask(umask)
+    try:
+        path = tables.save_table(tables.TableKey("bfs", 2, 3, "standard"), np.zeros(90, np.uint8),
+                                 {"distribution": [1]})
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == mode

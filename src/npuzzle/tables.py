@@ -66,6 +66,7 @@ import math
 import mmap
 import os
 import re
+import shutil
 import stat
 import struct
 import sys
@@ -183,6 +184,9 @@ def table_stamp(key: TableKey) -> tuple[int, int] | None:
     try:
         st = path.stat()
     except (FileNotFoundError, NotADirectoryError):
+        if path.is_symlink():
+            raise TableFormatError(f"table file {path}: is a symlink to nothing; remove it "
+                                   f"('npuzzle tables remove {key.filename}')") from None
         return None
     except OSError as e:
         raise TableFormatError(f"table file {path}: cannot be read ({_why(e)})") from None
@@ -221,10 +225,12 @@ def _store_error(e: OSError, root: Path) -> TableStoreError:
                            "set NPUZZLE_DATA_DIR to a writable folder")
 
 
-def writable_path(key: TableKey) -> Path:
+def writable_path(key: TableKey, nbytes: int = 0) -> Path:
     """The path to write the table for ``key`` to, once the store folder exists and nothing
-    but a table (or nothing) is in the way: an empty folder at the table's path is removed.
-    ``TableStoreError`` (saying what to do) otherwise. Builders call it before a long build."""
+    but a table (or nothing) is in the way: an empty folder at the table's path is removed, and
+    this table's leftovers of an interrupted write too. ``TableStoreError`` (saying what to do)
+    otherwise, or if the store's disk has less than ``nbytes`` free. Builders call it before a
+    long build, with the table's size."""
     root = config.data_dir()
     path = root / key.filename
     try:
@@ -240,7 +246,39 @@ def writable_path(key: TableKey) -> Path:
     if not os.access(root, os.W_OK | os.X_OK):
         raise TableStoreError(f"cannot store tables in {root}: no permission to write there; "
                               "set NPUZZLE_DATA_DIR to a writable folder")
+    for leftover in leftovers(f".{key.filename}."):
+        leftover.unlink(missing_ok=True)
+    free = shutil.disk_usage(root).free
+    if nbytes and free < nbytes + _SPARE_BYTES:
+        raise TableStoreError(f"cannot store tables in {root}: the table needs {nbytes / 2**20:,.0f} MiB and "
+                              f"{free / 2**20:,.0f} MiB are free; free some space or set NPUZZLE_DATA_DIR "
+                              "to a folder on another disk")
     return path
+
+
+#: Free space kept beside a table written (the header, the stamp, the file system's own needs).
+_SPARE_BYTES = 16 << 20
+#: A temporary file of the store untouched for this long is the leftover of a write that was
+#: interrupted (a write updates it every few megabytes).
+LEFTOVER_SECONDS = 600.0
+
+
+def leftovers(prefix: str = ".", min_age: float = LEFTOVER_SECONDS) -> list[Path]:
+    """The store's temporary files (``.NAME.XXXX.tmp``) starting with ``prefix`` that no write
+    has touched for ``min_age`` seconds: what a build or a stamp killed while writing left."""
+    now = time.time()
+    try:
+        found = sorted(config.data_dir().glob(".*.tmp"))
+    except OSError:
+        return []
+    out = []
+    for path in found:
+        try:
+            if path.name.startswith(prefix) and now - path.lstat().st_mtime >= min_age:
+                out.append(path)
+        except OSError:
+            continue
+    return out
 
 
 def checksum(data: np.ndarray, meta: dict[str, Any] | None = None) -> str:
@@ -302,10 +340,21 @@ def _write(path: Path, key: TableKey, text: bytes, arr: np.ndarray) -> None:
                 # they come in as 2 MB folios (written ones are smaller; measured on 7-8: 248 MB
                 # of 288 MB mapped by 2 MB entries, against 133 MB without this).
                 os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+        os.chmod(tmp, _FILE_MODE & ~_umask())  # mkstemp makes 0600: a shared store is read by all
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+#: Table files get this mode less the user's umask (as any file the user creates).
+_FILE_MODE = 0o666
+
+
+def _umask() -> int:
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
 
 
 def _read_header(path: Path) -> tuple[dict[str, Any], int]:
@@ -507,6 +556,7 @@ def _stamp(path: Path, st: os.stat_result, digest: str) -> None:
     try:
         with os.fdopen(fd, "w") as f:
             json.dump(_fingerprint(st, digest), f)
+        os.chmod(tmp, _FILE_MODE & ~_umask())
         os.replace(tmp, target)
     except OSError:
         Path(tmp).unlink(missing_ok=True)
@@ -537,7 +587,23 @@ def list_tables(verify_below: int = 1 << 30) -> list[TableInfo]:
         paths = sorted(root.glob(f"*{SUFFIX}"))
     except OSError as e:
         raise TableStoreError(f"cannot read the table store {root}: {_why(e)}") from None
-    return [_info(path, verify_below) for path in paths]
+    stale = [TableInfo(path, None, problem="left by a write that was interrupted; remove it with 'npuzzle "
+                       f"tables remove {path.name}'", size=_size(path), mtime=_mtime(path)) for path in leftovers()]
+    return [_info(path, verify_below) for path in paths] + stale
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return 0
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.lstat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _info(path: Path, verify_below: int = 1 << 30) -> TableInfo:
@@ -591,7 +657,8 @@ def remove_table(which: TableKey | str) -> bool:
     if isinstance(which, TableKey):
         path = table_path(which)
     else:
-        if not which.endswith(SUFFIX) or Path(which).name != which or which.startswith("."):
+        leftover = which.startswith(".") and which.endswith(".tmp")
+        if Path(which).name != which or not (leftover or (which.endswith(SUFFIX) and not which.startswith("."))):
             raise TableFormatError(
                 f"{quote_input(which)} is not a table name (pdb:NAME, or a file name NAME{SUFFIX})")
         path = config.data_dir() / which

@@ -442,7 +442,8 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
     groups = groups_for(name, height, width, goal)
     n = height * width
     per = per_placement(name, height, width)
-    store.writable_path(table_key(name, height, width, goal))  # fail now, not after the build
+    # fail now, not after the build: a store that cannot be written, or a disk without the room
+    store.writable_path(table_key(name, height, width, goal), table_bytes(n, groups, per))
     sizes = [placements(n, len(g)) for g in groups]
     data = _zeros(per * sum(sizes), np.uint8)
     start = time.process_time()

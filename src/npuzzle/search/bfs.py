@@ -239,7 +239,8 @@ def _full_search(
     if saved is not None:
         return saved.data, list(saved.meta["distribution"])
     if save:
-        store.writable_path(key)  # say now, not after the search, if the store cannot be written
+        # say now, not after the search, if the store cannot be written or has not the room
+        store.writable_path(key, (space(height, width, blank).states + 3) // 4)
     table, counts = run_bfs(space(height, width, blank), progress)
     if save:
         save_distance_table(height, width, blank, table, counts)
