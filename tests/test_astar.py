@@ -530,3 +530,18 @@ def test_hashed_walking_indices_equal_the_dictionary_lookup(shape):
                 assert int(t.keys[j]) == key
                 found.append(int(t.index[j]))
             assert tuple(found) == walking_indices(b, goal)
+
+
+@pytest.mark.parametrize("weight", [300, 1000, 999.5])
+def test_large_weights_in_the_documented_range_solve_rather_than_stop(weight):
+    """Weights up to 1000 are documented: their priority buckets used to be sized by the largest
+    priority times the largest g (5.8 GB for 300 on a 4x4), and the search stopped at once with
+    a false memory limit and one position stored."""
+    from npuzzle.search.astar import astar
+
+    board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
+    s = astar(board, weight=weight, limit=Limit(max_memory=256 << 20))
+    assert s.solved and board.apply(s.moves).is_goal() and s.lower_bound <= 31 <= s.length
+    hard = Board(4, 4, (0, 12, 9, 13, 15, 11, 10, 14, 3, 7, 2, 5, 4, 8, 6, 1))
+    t = astar(hard, weight=weight)
+    assert t.solved and hard.apply(t.moves).is_goal() and t.lower_bound <= 80 <= t.length

@@ -339,7 +339,10 @@ class _Search:
 
         num, den = self.weight.numerator, self.weight.denominator
         pmax = num * (2 * self.h0 + 16) + 16 * den
-        gmax = min(_MAX_G, pmax // den + 2)
+        # g starts below what an unweighted search reaches (2 h0 + 34, as pmax // den + 2 is then);
+        # the buckets grow with longer paths. Sized by pmax alone, a weight of 300 asked for 5.8 GB
+        # of buckets at once and stopped as if the memory limit had been reached.
+        gmax = min(_MAX_G, pmax // den + 2, 2 * self.h0 + 34)
         buckets = pmax * gmax * 4 + pmax * 8
         capacity = min(_FIRST_CAPACITY, _Arrays.largest_capacity(self.words, self.max_memory - buckets))
         if capacity < _MIN_CAPACITY:
