@@ -303,3 +303,58 @@ def test_a_worker_that_dies_fails_its_job_and_is_replaced():
         assert again.state == "done" and again.result is not None and again.result["outcome"] == "1 move, optimal"
     finally:
         jobs.close()
+
+
+# -- issue 33, item 4: other sites, huge numbers, cheap jobs behind costly ones ------------------
+
+
+def test_other_sites_cannot_start_work(server: Server):
+    """A page on another site can send a form or text/plain POST without asking first: refused
+    (415), as is any request a browser marks as from another origin (403). The page's own
+    requests (its origin, JSON) and clients that are no browser are served."""
+    body = json.dumps({"position": KNUTH_HARD, "method": "idastar", "heuristic": "manhattan"}).encode()
+    code, record = server.request("POST", "/api/solve", raw=body, headers={"Content-Type": "text/plain"})
+    assert code == 415 and "application/json" in record["reason"]
+    for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"},
+                    {"Origin": f"http://127.0.0.1:{server.port + 1}"}):
+        for path in ("/api/solve", "/api/check"):
+            code, record = server.request("POST", path, raw=body, headers=headers)
+            assert code == 403 and record["status"] == "forbidden", (path, headers)
+    code, record = server.request("POST", "/api/solve/0123456789abcdef/cancel", headers={"Origin": "http://evil.example"})
+    assert code == 403
+    own = {"Origin": f"http://127.0.0.1:{server.port}", "Sec-Fetch-Site": "same-origin"}
+    code, record = server.request("POST", "/api/check", {"position": "1 2/0 3"}, headers=own)
+    assert code == 200
+    assert server.request("POST", "/api/check", {"position": "1 2/0 3"})[0] == 200  # no browser
+
+
+def test_a_number_too_large_for_a_float_is_a_bad_request_not_a_server_error(server: Server):
+    for field in ("timeout", "weight"):
+        raw = ('{"position": "1 2 3/4 5 6/7 0 8", "' + field + '": ' + "9" * 400 + "}").encode()
+        code, record = server.request("POST", "/api/solve", raw=raw)
+        assert code == 400 and record["status"] == "invalid" and field in record["reason"]
+
+
+def test_an_8_puzzle_is_answered_while_two_long_searches_hold_the_workers():
+    """With both workers on searches that take their whole time limit, 8-puzzles (and real-time
+    solves) go to the fast lane and are done while those searches are still running."""
+    hard = {"position": KNUTH_HARD, "method": "idastar", "heuristic": "manhattan", "timeout": 60}
+    with running_server("--workers", "2", "--time-limit", "60") as server:
+        long_jobs = []
+        for _ in range(2):
+            code, job = server.request("POST", "/api/solve", hard)
+            assert code == 202
+            long_jobs.append(job["id"])
+        for job_id in long_jobs:
+            server.wait(job_id, until=("running",))
+        positions = [" ".join(map(str, b.tiles)) for b in scramble(3, 3, 8, seed=5)]
+        for position in positions:
+            done = server.solve({"position": position})
+            assert done["state"] == "done" and done["result"]["optimal"]
+        done = server.solve({"position": " ".join(map(str, scramble(10, 10, 1, seed=1)[0].tiles)),
+                             "shape": "10x10", "method": "realtime"})
+        assert done["state"] == "done"
+        for job_id in long_jobs:
+            code, job = server.request("GET", f"/api/solve/{job_id}")
+            assert job["state"] == "running"  # the cheap jobs did not wait for them
+            server.request("DELETE", f"/api/solve/{job_id}")

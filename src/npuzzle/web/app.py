@@ -93,8 +93,26 @@ def _refused(error: RequestError) -> JSONResponse:
     return _answer(present.error_record(error.reason, error.status, error.text), error.http)
 
 
+def _same_site(request: Request) -> None:
+    """Refuse (403) a request that changes something or costs work when a browser says another
+    site sent it: an ``Origin`` other than this server's own (``null`` included), or
+    ``Sec-Fetch-Site: cross-site``. Clients that are no browser send neither and are served."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host", "")
+    if request.headers.get("sec-fetch-site") == "cross-site" or (
+            origin is not None and origin.split("://", 1)[-1] != host):
+        raise RequestError("requests from other web sites are refused: use this server's own page", 403,
+                           "forbidden")
+
+
 async def _body(request: Request, bounds: Bounds) -> dict[str, Any]:
-    """The JSON object a request sends, read up to ``bounds.max_body`` bytes (then refused, 413)."""
+    """The JSON object a request sends, read up to ``bounds.max_body`` bytes (then refused, 413),
+    from this server's own page or a client that is no browser (``_same_site``), as
+    ``application/json`` (415 otherwise: a form or ``text/plain`` post, which another site's page
+    could send without asking, is refused)."""
+    _same_site(request)
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise RequestError("send the request body as JSON (Content-Type: application/json)", 415, "invalid")
     too_large = RequestError(f"the request is too large: at most {bounds.max_body:,} bytes", 413, "too-large")
     length = request.headers.get("content-length", "")
     if length and (not length.isdigit() or len(length) > 18 or int(length) > bounds.max_body):
@@ -172,6 +190,7 @@ class Api:
             await asyncio.sleep(0.05)
 
     async def cancel(self, request: Request) -> Response:
+        _same_site(request)
         job_id = request.path_params["job_id"]
         found = await run_in_threadpool(self.jobs.cancel, job_id)
         if found is None:

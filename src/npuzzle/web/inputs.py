@@ -116,9 +116,9 @@ def read_board(data: Mapping[str, Any], bounds: Bounds) -> Board:
 
 def _number(data: Mapping[str, Any], name: str, default: float, low: float, high: float) -> float:
     value = data.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise RequestError(f"{name!r} must be a number")
-    if not low <= value <= high:
+    if (isinstance(value, float) and not math.isfinite(value)) or not low <= value <= high:
         raise RequestError(f"{name!r} must be from {low:g} to {high:g}")
     return float(value)
 
@@ -131,7 +131,7 @@ def read_solve(data: Mapping[str, Any], board: Board, bounds: Bounds) -> SolveRe
     return SolveRequest(position=format_position(board), goal=read_goal(data),
                         method=_choice(data, "method", METHODS, "auto"),
                         heuristic=_choice(data, "heuristic", HEURISTICS, "auto"),
-                        timeout=timeout, weight=_number(data, "weight", 1.0, 1.0, MAX_WEIGHT))
+                        timeout=timeout, weight=_number(data, "weight", 1.0, 1.0, MAX_WEIGHT), cells=board.size)
 
 
 def read_scramble(query: Mapping[str, str], bounds: Bounds) -> tuple[tuple[int, int], int | None, int | None, Goal]:

@@ -3,7 +3,11 @@ cancelled at any time.
 
 ``Jobs`` keeps a few worker processes (``spawn``ed, so they share nothing with the server's
 threads), hands each queued job to an idle one through a pipe, and reads back its progress and
-its result on one thread per worker. Cancelling a running job kills its worker and starts another
+its result on one thread per worker. One more worker is a fast lane: it takes only the jobs
+that are cheap whatever the position (``SolveRequest.cheap``: boards of at most ``CHEAP_CELLS``
+cells, real-time solves), so an 8-puzzle is answered at once while long searches hold the other
+workers. A worker that grew beyond ``RSS_LIMIT`` during a job ends after it and is replaced, so
+the memory a large search took goes back to the system. Cancelling a running job kills its worker and starts another
 in its place; a job that overruns its time limit by ``GRACE_SECONDS`` (numba compiling kernels on
 first use aside, a search stops itself at the limit) is stopped the same way. The server's event
 loop only ever takes the lock for a moment: it never waits for a search.
@@ -33,6 +37,11 @@ PROGRESS_EVERY = 0.25
 KEEP_FINISHED = 200
 #: The states a job ends in.
 FINAL_STATES = frozenset({"done", "cancelled", "failed"})
+#: Boards of at most this many cells are solved in milliseconds by any method (a distance table
+#: or IDA* on the 8-puzzle): the fast lane takes them.
+CHEAP_CELLS = 9
+#: A worker whose peak memory passed this many bytes during a job is replaced after it.
+RSS_LIMIT = 512 << 20
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,12 @@ class SolveRequest:
     heuristic: str = "auto"
     timeout: float = 30.0
     weight: float = 1.0
+    cells: int = 0  # the board's cells (0: not known, never cheap)
+
+    @property
+    def cheap(self) -> bool:
+        """Whether the job takes milliseconds whatever its position (the fast lane's jobs)."""
+        return 0 < self.cells <= CHEAP_CELLS or (self.cells > 0 and self.method == "realtime")
 
 
 @dataclass
@@ -115,14 +130,32 @@ def work(conn: Connection) -> None:
         if message is None:
             return
         job_id, request = message
-        conn.send(_solve(job_id, request, conn))
+        outcome = _solve(job_id, request, conn)
+        retire = _peak_rss() > RSS_LIMIT
+        if retire:  # said before the result, so the server hands this worker no other job
+            conn.send(("retiring", job_id, None))
+        conn.send(outcome)
+        if retire:
+            return  # the server replaces this worker: the memory of a large search goes back
+
+
+def _peak_rss() -> int:
+    """This process's peak resident memory in bytes (0 where it cannot be read)."""
+    try:
+        import resource
+
+        return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
+    except (ImportError, OSError):
+        return 0
 
 
 class _Worker:
     """One worker process, its pipe, the job it runs, and the thread that reads its messages."""
 
     def __init__(self, context: Any, on_message: Callable[[_Worker, Any], None],
-                 on_exit: Callable[[_Worker], None]) -> None:
+                 on_exit: Callable[[_Worker], None], fast: bool = False) -> None:
+        self.fast = fast  # the fast lane: cheap jobs only
+        self.retiring = False  # ends after its job (it grew too large): takes no other
         self.conn, child = context.Pipe()
         self.process = context.Process(target=work, args=(child,), daemon=True, name="npuzzle-web-worker")
         self.process.start()
@@ -174,7 +207,7 @@ class Jobs:
 
     def start(self) -> None:
         with self._lock:
-            self._workers = [self._new_worker() for _ in range(self._count)]
+            self._workers = [self._new_worker() for _ in range(self._count)] + [self._new_worker(fast=True)]
         threading.Thread(target=self._watch, daemon=True, name="npuzzle-web-watchdog").start()
 
     def close(self) -> None:
@@ -230,17 +263,21 @@ class Jobs:
             if worker.job is job:
                 worker.job = None
                 worker.stop(kill=True)
-                self._workers[i] = self._new_worker()
+                self._workers[i] = self._new_worker(worker.fast)
         self._dispatch()
 
-    def _new_worker(self) -> _Worker:
-        return _Worker(self._context, self._on_message, self._on_exit)
+    def _new_worker(self, fast: bool = False) -> _Worker:
+        return _Worker(self._context, self._on_message, self._on_exit, fast)
 
     def _dispatch(self) -> None:
-        """Hand queued jobs to idle workers (the lock is held)."""
+        """Hand queued jobs to idle workers, first come first served; the fast lane takes the
+        first cheap job waiting (the lock is held)."""
         for worker in self._workers:
-            if worker.job is None and self._queue:
-                job = self._queue.popleft()
+            if worker.job is None and not worker.retiring and self._queue:
+                job = next((j for j in self._queue if j.request.cheap), None) if worker.fast else self._queue[0]
+                if job is None:
+                    continue
+                self._queue.remove(job)
                 worker.job, job.state, job.started = job, "running", time.monotonic()
                 try:
                     worker.conn.send((job.id, job.request))
@@ -255,6 +292,9 @@ class Jobs:
                 return
             if kind == "progress":
                 job.progress = value
+                return
+            if kind == "retiring":
+                worker.retiring = True
                 return
             if kind == "done":
                 job.result, job.state = value, "done"
@@ -271,7 +311,7 @@ class Jobs:
             job = worker.job
             if job is not None and not job.finished:
                 job.state, job.reason = "failed", "the worker process stopped"
-            self._workers[self._workers.index(worker)] = self._new_worker()
+            self._workers[self._workers.index(worker)] = self._new_worker(worker.fast)
             self._dispatch()
 
     def _watch(self) -> None:
