@@ -5,6 +5,7 @@ the same work, and a worker killed in the middle of a search changes nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -20,7 +21,7 @@ import npuzzle
 from npuzzle import Board
 from npuzzle.cli import main
 from npuzzle.cluster import solve_many
-from npuzzle.instances import random_board
+from npuzzle.instances import random_board, scramble
 from npuzzle.search import solve
 from npuzzle.search.idastar import idastar
 from npuzzle.search.split import MAX_DEPTH, Job, Pool, frontier, split_idastar, workers_for
@@ -148,36 +149,36 @@ def test_bench_and_sample_with_jobs(capsys):
 # -- a real Dask cluster on 127.0.0.1 ------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def dask_cluster(tmp_path_factory, table_store):
-    """``dask scheduler`` and two ``dask worker`` processes (one thread each, no nanny, so a killed
-    worker stays dead), all on 127.0.0.1, the workers using the tests' table store."""
+@contextlib.contextmanager
+def _cluster(here, table_store, workers: int = 2):
+    """``dask scheduler`` and ``workers`` ``dask worker`` processes (one thread each, no nanny, so a
+    killed worker stays dead), all on 127.0.0.1 with no dashboard, the workers using the tests'
+    table store: ``(address, the workers' pids, the processes)``."""
     pytest.importorskip("distributed", reason="the 'cluster' extra (dask, distributed) is not installed")
     from distributed import Client
 
-    here = tmp_path_factory.mktemp("dask")
     scheduler_file = here / "scheduler.json"
     env = {**os.environ, "NPUZZLE_DATA_DIR": str(table_store), "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
     dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
     procs = [subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                "--scheduler-file", str(scheduler_file)], env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, start_new_session=True)]
-    deadline = time.monotonic() + 60
-    while not scheduler_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert scheduler_file.exists(), "the dask scheduler did not start"
-    for _ in range(2):
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file),
-             "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1", "--no-dashboard"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
-    address = json.loads(scheduler_file.read_text())["address"]
-    assert address.startswith("tcp://127.0.0.1:")
-    with Client(address, timeout=30, set_as_default=False) as client:
-        client.wait_for_workers(2, timeout=60)
-        pids = list(client.run(os.getpid).values())
     try:
-        yield address, pids
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert scheduler_file.exists(), "the dask scheduler did not start"
+        for _ in range(workers):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file),
+                 "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1", "--no-dashboard"],
+                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        address = json.loads(scheduler_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        with Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(workers, timeout=60)
+            pids = list(client.run(os.getpid).values())
+        yield address, pids, procs
     finally:
         for p in procs:
             if p.poll() is None:
@@ -187,6 +188,36 @@ def dask_cluster(tmp_path_factory, table_store):
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory, table_store):
+    """A cluster of two workers for the module (see ``_cluster``)."""
+    with _cluster(tmp_path_factory.mktemp("dask"), table_store) as (address, pids, _):
+        yield address, pids
+
+
+def test_losing_the_scheduler_ends_the_batch_with_the_answers_so_far(tmp_path, table_store):
+    """The scheduler killed while a batch of 30 runs: the answers received are printed, then one
+    line says how many of the 30 there are, exit status 4, no traceback."""
+    boards = [" ".join(map(str, b.tiles)) for b in scramble(4, 4, 30, seed=11, walk=100)]
+    path = tmp_path / "boards.txt"
+    path.write_text("\n".join(boards) + "\n")
+    with _cluster(tmp_path, table_store) as (address, _, procs):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), NPUZZLE_DATA_DIR=str(table_store))
+        cli = subprocess.Popen([sys.executable, "-m", "npuzzle", "solve", "--file", str(path), "--json", "--method",
+                                "idastar", "--heuristic", "manhattan", "--scheduler", address],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        first = cli.stdout.readline()
+        assert json.loads(first)["status"] == "solved"
+        os.killpg(procs[0].pid, signal.SIGKILL)  # the scheduler
+        rest, err = cli.communicate(timeout=300)
+    records = [json.loads(line) for line in [first, *rest.splitlines()]]
+    assert cli.returncode == 4, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "lost the Dask scheduler" in err and f"{len(records)} of 30 answers received" in err
+    assert 1 <= len(records) < 30 and all(r["status"] == "solved" for r in records)
+    assert [r["line"] for r in records] == list(range(1, len(records) + 1))
 
 
 def test_a_batch_and_a_split_search_on_dask(capsys, tmp_path, dask_cluster):

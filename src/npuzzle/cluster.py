@@ -8,25 +8,31 @@ position of a batch (``split.solve_one``) or some subtrees at one threshold
 tables in their own store, which is never shipped with the tasks. A worker that dies has its
 tasks run again by the scheduler, and a task's answer does not depend on where it runs.
 
-Dask is optional: ``pip install 'npuzzle[cluster]'``. To start a cluster by hand::
+Dask is optional: ``pip install 'npuzzle[cluster]'``. To start a cluster on this machine by hand
+(Dask listens on every interface and accepts anyone unless told otherwise; across machines,
+secure it with Dask's TLS, see the README)::
 
-    dask scheduler                                # prints tcp://HOST:8786
-    dask worker tcp://HOST:8786 --nthreads 1      # on each machine, once per core
+    dask scheduler --host 127.0.0.1 --dashboard-address 127.0.0.1:8787
+    dask worker tcp://127.0.0.1:8786 --host 127.0.0.1 --nthreads 1 --no-dashboard   # once per core
 
-then ``npuzzle solve --file F --scheduler tcp://HOST:8786``. Workers run npuzzle from their own
+then ``npuzzle solve --file F --scheduler tcp://127.0.0.1:8786``. A scheduler lost midway ends
+the run with a ``ClusterLostError`` saying how much was done. Workers run npuzzle from their own
 installation and table store (``NPUZZLE_DATA_DIR`` there); build the tables on every machine
 first (``npuzzle tables build pdb:7-8``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from .board import Board, Goal
-from .errors import NPuzzleError
+from .errors import ClusterLostError, NPuzzleError
 from .search.limits import Solution
 from .search.split import Executor, Outcome, Pool, Task, run_task, workers_for
 
@@ -75,7 +81,12 @@ class Cluster:
     manager; ``workers`` is the number of worker threads the scheduler knows."""
 
     def __init__(self, address: str) -> None:
+        self.address = address
         self.dask = _distributed()
+        # npuzzle reports a cluster's failures itself (``ClusterLostError``, "cannot reach"): Dask's
+        # own log lines of the same events, with their tracebacks, would only repeat them.
+        for name in ("distributed.client", "distributed.comm", "distributed.core", "distributed.batched"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             self.client: Any = self.dask.Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:
@@ -93,19 +104,54 @@ class Cluster:
 
     def run(self, tasks: list[Task]) -> Iterator[Outcome]:
         self._pending = self.client.map(run_task, tasks, pure=False)
-        for future in self.dask.as_completed(self._pending, loop=self.client.loop):
-            outcome: Outcome = future.result()
-            yield outcome
+        done = 0
+        with self._lost(lambda: f"{done:,} of {len(tasks):,} subtrees of an iteration searched"):
+            for future in self.dask.as_completed(self._pending, loop=self.client.loop):
+                outcome: Outcome = future.result()
+                done += 1
+                yield outcome
 
     def imap(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         self._pending = self.client.map(fn, list(items), pure=False)
-        for future in self._pending:
-            yield future.result()
+        total, done = len(self._pending), 0
+        with self._lost(lambda: f"{done:,} of {total:,} answers received; the others were not solved"):
+            for future in self._pending:
+                result = future.result()
+                done += 1
+                yield result
+
+    @contextmanager
+    def _lost(self, progress: Callable[[], str]) -> Iterator[None]:
+        """Turn the errors of a cluster that stopped answering (a scheduler gone, a connection
+        cut: the pending futures are cancelled or their results cannot be fetched) into one
+        ``ClusterLostError`` saying how much was done. A task's own error (an ``NPuzzleError``
+        raised in a worker) passes as it is."""
+        try:
+            yield
+        except NPuzzleError:
+            raise
+        except (Exception, asyncio.CancelledError) as e:
+            if not self._is_loss(e):
+                raise
+            self._pending = []
+            raise ClusterLostError(f"lost the Dask scheduler at {self.address} ({type(e).__name__}): "
+                                   f"{progress()}") from None
+
+    def _is_loss(self, error: BaseException) -> bool:
+        """Whether ``error`` comes from the cluster rather than from a task's code."""
+        if isinstance(error, asyncio.CancelledError | concurrent.futures.CancelledError | OSError | TimeoutError):
+            return True
+        return type(error).__name__ in _LOSS_ERRORS or self.client.status != "running"
 
     def cancel(self) -> None:
         if self._pending:
             self.client.cancel(self._pending)
             self._pending = []
+
+
+#: Dask's names for a cluster that went away (``distributed``'s own classes, named so that this
+#: module imports Dask only when asked).
+_LOSS_ERRORS = frozenset({"CommClosedError", "FutureCancelledError", "CancelledError", "FutureLostError"})
 
 
 def _distributed() -> Any:

@@ -122,6 +122,16 @@ class TableStoreError(NPuzzleError):
     """
 
 
+class ClusterLostError(NPuzzleError):
+    """The Dask cluster stopped answering midway (its scheduler died or the network went): the
+    message says how much was done; the command line prints the answers it has, then this, and
+    exits with status 4.
+
+    >>> issubclass(ClusterLostError, NPuzzleError)
+    True
+    """
+
+
 class TableWarning(UserWarning):
     """A stored table that a command could do without is damaged: it is bypassed (and replaced
     by the command that builds it). Issued once per file and process.

@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import NPuzzleError
+from ..errors import ClusterLostError, NPuzzleError
 from . import (
     cmd_bench,
     cmd_check,
@@ -32,7 +32,7 @@ from . import (
     cmd_tables,
     cmd_warmup,
 )
-from ._options import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, NOTATION_HELP, Parser
+from ._options import EXIT_CLUSTER, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, NOTATION_HELP, Parser
 from ._output import stdout_failed
 
 if TYPE_CHECKING:
@@ -84,6 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = run(args)
         sys.stdout.flush()
         return status
+    except ClusterLostError as e:
+        print(f"npuzzle {args.command}: {e}", file=sys.stderr)
+        return EXIT_CLUSTER
     except NPuzzleError as e:
         print(f"npuzzle {args.command}: {e}", file=sys.stderr)
         return EXIT_INPUT

@@ -30,6 +30,8 @@ from ..search import METHODS, PRUNING
 from ..search.limits import MAX_WEIGHT
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: The Dask cluster stopped answering midway (the answers received are printed first).
+EXIT_CLUSTER = 4
 
 NOTATION_HELP = """\
 positions:

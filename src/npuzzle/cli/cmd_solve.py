@@ -73,7 +73,8 @@ methods:
   realtime  any size, moves at once, not optimal (--realtime-method greedy or parberry)
 
 exit status: 0 solved, 1 bad input or unsolvable, 2 usage, 3 a limit was reached before a
-solution was found (the lower bound proven so far is printed), 130 interrupted (Ctrl-C).
+solution was found (the lower bound proven so far is printed), 4 the Dask cluster stopped
+answering (the answers received are printed), 130 interrupted (Ctrl-C).
 """
 
 
