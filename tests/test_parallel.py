@@ -91,7 +91,7 @@ def test_the_python_api():
     assert [s.length for s in got] == [2, 31, 1, 5]
     s = npuzzle.solve("8 6 7/2 5 4/3 0 1", jobs=2, method="idastar", heuristic="manhattan")
     assert s.length == 31 and s.optimal and "split over 2 workers" in s.note
-    assert workers_for(0) >= 1 and workers_for(3) == 3
+    assert workers_for(0) >= 1 and workers_for(3, oversubscribe=True) == 3
     with pytest.raises(ValueError):
         workers_for(-1)
 
@@ -269,3 +269,24 @@ def test_a_worker_killed_mid_search_changes_nothing(dask_cluster):
 def test_no_scheduler_is_a_message(capsys):
     code, out, err = _cli(capsys, "solve", "1 2 3/4 5 6/7 0 8", "--scheduler", "tcp://127.0.0.1:9")
     assert code != 0 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+
+
+def test_more_processes_than_cores_must_be_asked_for(capsys, monkeypatch):
+    """``--jobs 50`` on a 2-core machine used to fork 50 processes for two positions."""
+    from npuzzle import InvalidOptionError
+    from npuzzle.search import split
+
+    monkeypatch.setattr(split, "cores", lambda: 2)
+    code, _, err = _cli(capsys, "solve", "1 2 3/4 5 6/7 0 8", "1 2 3/4 5 6/0 7 8", "--jobs", "50")
+    assert code == 1 and "this machine has 2 cores" in err and "--oversubscribe" in err
+    with pytest.raises(InvalidOptionError, match="jobs=3: this machine has 2 cores"):
+        npuzzle.solve_many(["1 2 3/4 5 6/7 0 8"], jobs=3)
+    code, out, _ = _cli(capsys, "solve", "1 2 3/4 5 6/7 0 8", "1 2 3/4 5 6/0 7 8", "--jobs", "50", "--oversubscribe",
+                        "--json")
+    assert code == 0 and len(out.splitlines()) == 2
+
+
+def test_a_pool_starts_no_more_processes_than_it_has_items():
+    with Pool(50) as pool:
+        assert list(pool.imap(abs, [-1, -2])) == [1, 2]
+        assert len(pool._pool._pool) == 2

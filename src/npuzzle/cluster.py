@@ -164,13 +164,14 @@ def _distributed() -> Any:
 
 
 @contextmanager
-def workers(jobs: int = 1, scheduler: str | None = None) -> Iterator[Executor | None]:
-    """The executor ``--jobs``/``--scheduler`` ask for (None: run here, serially)."""
+def workers(jobs: int = 1, scheduler: str | None = None, oversubscribe: bool = False) -> Iterator[Executor | None]:
+    """The executor ``--jobs``/``--scheduler`` ask for (None: run here, serially); more
+    processes than cores only with ``oversubscribe``."""
     if scheduler is not None:
         with Cluster(scheduler) as cluster:
             yield cluster
         return
-    count = workers_for(jobs)
+    count = workers_for(jobs, oversubscribe)
     if count <= 1:
         yield None
         return

@@ -256,6 +256,8 @@ def add_json(p: argparse.ArgumentParser, help: str = "print one JSON record per 
 def add_parallel(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--jobs", "-j", type=jobs_arg, default=1, metavar="N",
                    help=f"worker processes on this machine (0 = every core; default 1): {what}")
+    p.add_argument("--oversubscribe", action="store_true",
+                   help="allow --jobs beyond this machine's cores (the processes then share them)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="run the same work on a Dask cluster instead (pip install 'npuzzle[cluster]'; "
                    "its workers need npuzzle and their own tables)")

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         raise NPuzzleError(f"bad --ids {quote_input(args.ids)}: {e}") from None
     live = Live(quiet=False)  # a status line on a terminal while an instance is searched
     try:
-        with workers(args.jobs, args.scheduler) as executor, live.running():
+        with workers(args.jobs, args.scheduler, args.oversubscribe) as executor, live.running():
             rows = benchmark.run(args.set, ids, method=args.method, heuristic=args.heuristic, timeout=args.timeout,
                                  pruning=args.pruning, as_json=args.json, executor=executor,
                                  out=_ClearingOut(live), on_progress=live.callback())

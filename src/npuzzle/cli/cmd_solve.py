@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     todo = [e.board for e in entries if e.board is not None and e.board.unsolvable_reason(goal) is None]
     for board in todo:
         _check_printable(board, args)
-    with workers(args.jobs, args.scheduler) as executor:
+    with workers(args.jobs, args.scheduler, args.oversubscribe) as executor:
         solutions = _solve_many(todo, args, limit, goal, executor) if executor and len(todo) > 1 else None
         shown = False  # text mode: a blank line between two solutions
         for entry in entries:

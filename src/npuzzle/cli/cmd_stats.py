@@ -118,7 +118,7 @@ def _sample(args: argparse.Namespace) -> None:
     h, w = args.shape
     if args.plot:
         stats.pyplot()  # fail before solving if matplotlib is missing
-    with workers(args.jobs, args.scheduler) as executor:
+    with workers(args.jobs, args.scheduler, args.oversubscribe) as executor:
         lengths = stats.sample_lengths(h, w, args.count, seed=args.seed, goal=args.goal, executor=executor)
     if args.json:
         print(json.dumps(present.sample_record(h, w, args.goal, args.seed, lengths)))

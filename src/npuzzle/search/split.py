@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..board import Board, Goal
+from ..errors import InvalidOptionError
 from ..geometry import geometry, tiles_from_cells
 from ..heuristics.linear_conflict import line_tables
 from ..heuristics.registry import auto_heuristic, evaluate, kernel_heuristic, parse
@@ -493,10 +494,14 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def workers_for(jobs: int) -> int:
-    """``--jobs``: 0 means every core."""
+def workers_for(jobs: int, oversubscribe: bool = False) -> int:
+    """``--jobs``: 0 means every core; more processes than cores only when ``oversubscribe``
+    (``--oversubscribe``): they would only share the cores, each with its own memory."""
     if jobs < 0:
-        raise ValueError(f"--jobs takes 0 (every core) or a number of processes, not {jobs}")
+        raise InvalidOptionError(f"jobs={jobs}: give 0 (every core) or a number of processes")
+    if jobs > cores() and not oversubscribe:
+        raise InvalidOptionError(f"jobs={jobs}: this machine has {cores()} cores; ask for at most {cores()} "
+                                 "(0 = every core), or for more explicitly (--oversubscribe)")
     return cores() if jobs == 0 else jobs
 
 
@@ -531,10 +536,12 @@ class Pool:
     def __exit__(self, *exc: object) -> None:
         self.cancel()
 
-    def _ensure(self) -> Any:
+    def _ensure(self, items: int | None = None) -> Any:
+        """The processes, started on first use: never more than the ``items`` to run."""
         if self._pool is None:
             method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-            self._pool = multiprocessing.get_context(method).Pool(self.workers)
+            count = self.workers if items is None else max(1, min(self.workers, items))
+            self._pool = multiprocessing.get_context(method).Pool(count)
         return self._pool
 
     def run(self, tasks: list[Task]) -> Iterator[Outcome]:
@@ -542,7 +549,8 @@ class Pool:
 
     def imap(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         """``fn`` over ``items`` in the workers, results in the items' order."""
-        yield from self._ensure().imap(fn, items)
+        todo = list(items)
+        yield from self._ensure(len(todo)).imap(fn, todo)
 
     def cancel(self) -> None:
         if self._pool is not None:
