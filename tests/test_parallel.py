@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from records import records
 
 import npuzzle
 from npuzzle import Board
@@ -107,7 +108,7 @@ def _cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 def _records(text: str) -> list[dict]:
     drop = ("wall_seconds", "cpu_seconds", "stats")
-    return [{k: v for k, v in json.loads(line).items() if k not in drop} for line in text.splitlines()]
+    return [{k: v for k, v in r.items() if k not in drop} for r in records(text)]
 
 
 def _positions_file(tmp_path: Path) -> Path:
@@ -138,11 +139,11 @@ def test_solve_jobs_on_the_command_line(capsys, tmp_path):
 def test_bench_and_sample_with_jobs(capsys):
     args = ("bench", "korf100", "--ids", "1-4", "--heuristic", "wd+id", "--json")
     serial, parallel = _cli(capsys, *args)[1], _cli(capsys, *args, "--jobs", "2")[1]
-    keep = ("id", "length", "optimal_length", "generated", "expanded")
-    rows = [[{k: r.get(k) for k in keep} for r in map(json.loads, text.splitlines())] for text in (serial, parallel)]
+    keep = ("instance", "length", "optimal_length", "generated", "expanded")
+    rows = [[{k: r.get(k) for k in keep} for r in records(text)] for text in (serial, parallel)]
     assert rows[0] == rows[1] and len(rows[0]) == 5
     args = ("stats", "sample", "--shape", "2x4", "--count", "40", "--seed", "3", "--json")
-    assert json.loads(_cli(capsys, *args)[1]) == json.loads(_cli(capsys, *args, "-j", "2")[1])
+    assert records(_cli(capsys, *args)[1]) == records(_cli(capsys, *args, "-j", "2")[1])
 
 
 # -- a real Dask cluster on 127.0.0.1 ------------------------------------------------------------

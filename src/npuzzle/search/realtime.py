@@ -39,7 +39,7 @@ import numpy as np
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from .limits import TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, checked_solution, unfinished
+from .limits import SOLVED, TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, checked_solution, unfinished
 from .quality import proven_bound
 from .registry import Request, check_realtime_method
 
@@ -296,17 +296,42 @@ def realtime_solve(
     moves = tuple(pushed.tolist())
     stats = Stats(expanded=len(moves), generated=len(moves))
     clock.stamp(stats)
-    note = f"{len(moves)} moves, Manhattan distance {board.manhattan(goal)}"
     bound = proven_bound(board, goal)
     if board.size <= PY_REPLAY_CELLS:
         solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats,
-                                    method=f"realtime-{method}", heuristic="none", note=note)
+                                    method=f"realtime-{method}", heuristic="none")
         return dataclasses.replace(solution, lower_bound=bound)
     dirs = directions_of(board, moves)
     replay_directions(board, dirs, goal=goal)
     letters = "".join(_LETTER_OF_BLANK_STEP[d] for d in dirs.tolist())
-    return Solution(board, goal, moves, letters, len(moves), len(moves) == bound, "solved", bound, stats,
-                    f"realtime-{method}", "none", note)
+    return Solution(board, goal, moves, letters, len(moves), len(moves) == bound, SOLVED, bound, stats,
+                    f"realtime-{method}", "none")
+
+
+def packed_solution(
+    board: Board, *, goal: Goal = "standard", method: str = "parberry", count_only: bool = False
+) -> tuple[Solution, PackedMoves | None, dict[str, Any]]:
+    """A real-time answer whose moves never become Python objects, for front ends that write the
+    answers of large boards as they go: the moves packed (``letter_chunks`` reads them out),
+    replayed and checked in a kernel (with ``count_only``, only counted: no moves, and no
+    ``wasted`` in the report); their ``realtime_report``; and the rest of the answer as a
+    ``Solution`` whose ``moves`` and ``letters`` are left empty (``length`` is their number), with
+    the proven lower bound (``quality.proven_bound``) and the time taken.
+
+    >>> s, packed, report = packed_solution(Board(2, 2, (1, 2, 0, 3)))
+    >>> s.length, s.lower_bound, packed.count, b"".join(letter_chunks(packed)), report["wasted"]
+    (1, 1, 1, b'L', 0)
+    """
+    clock = Clock(Limit())
+    packed = None if count_only else realtime_packed(board, goal=goal, method=method)
+    report = realtime_report(board, packed if packed is not None else realtime_count(board, goal=goal, method=method),
+                             goal=goal)
+    stats = Stats(expanded=report["moves"], generated=report["moves"])
+    clock.stamp(stats)
+    bound = proven_bound(board, goal)
+    count = report["moves"]
+    return (Solution(board, goal, (), "", count, count == bound, SOLVED, bound, stats, f"realtime-{method}", "none"),
+            packed, report)
 
 
 def realtime_report(
