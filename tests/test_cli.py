@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 
 import pytest
-from records import record, records
+from records import record, records, valid
 
 from npuzzle import Board
 from npuzzle.cli import main
@@ -234,3 +236,49 @@ def test_ctrl_c_stops_cleanly_with_the_bound():
     data = record(out)
     assert data["status"] == "interrupted" and 40 <= data["lower_bound"] <= 72
     assert "Traceback" not in err
+
+
+def _timeless(text: str) -> str:
+    """Solve output without its times (they differ between two runs)."""
+    return re.sub(r"in [0-9.]+ s \([0-9.]+ s CPU\)", "in T", text)
+
+
+@pytest.mark.parametrize("goal", ["standard", "blank-first"])
+@pytest.mark.parametrize("method", ["greedy", "parberry"])
+def test_a_streamed_answer_is_the_answer_the_solution_gives(capsys, monkeypatch, goal, method):
+    """Above present.LETTERS_ONLY_CELLS a real-time answer is written from its packed moves, in
+    pieces; lowered to 9 cells here, a 4x5 board's streamed text and JSON are what present makes
+    of realtime_solve's Solution, letters and all."""
+    from npuzzle import present
+    from npuzzle.search.realtime import realtime_solve
+
+    monkeypatch.setattr(present, "LETTERS_ONLY_CELLS", 9)
+    position = run(capsys, "scramble", "--shape", "4x5", "--seed", "3", "--goal", goal)[1].strip()
+    board = parse_position(position, (4, 5))
+    solution = realtime_solve(board, goal=goal, method=method)
+    report = present.report_for(solution)
+    argv = ["solve", position, "--shape", "4x5", "--goal", goal, "--method", "realtime", "--realtime-method", method]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and _timeless(out) == _timeless(present.solution_text(solution, report)) + "\n"
+    assert "tiles pushed" not in out and f"  letters:      {solution.letters}\n" in out
+    status, out, _ = run(capsys, *argv, "--json")
+    streamed, expected = record(out), valid(json.loads(json.dumps(present.solution_record(solution, report))))
+    timeless = ("wall_seconds", "cpu_seconds", "argument")
+    assert {k: v for k, v in streamed.items() if k not in timeless} == {
+        k: v for k, v in expected.items() if k not in timeless}
+    assert "moves" not in streamed and streamed["letters"] == solution.letters
+    assert board.apply(streamed["letters"]).is_goal(goal) and list(streamed)[-1] == "letters"
+
+
+def test_a_real_time_answer_beyond_20x20_is_letters_only(capsys):
+    position = run(capsys, "scramble", "--shape", "21x21", "--seed", "2")[1].strip()
+    board = parse_position(position)
+    status, out, _ = run(capsys, "solve", position, "--method", "realtime")
+    lines = out.splitlines()
+    assert status == 0 and lines[0] == "21x21 board, goal standard:" and "tiles pushed" not in out
+    letters = next(ln for ln in lines if ln.startswith("  letters:")).split()[1]
+    assert board.apply(letters).is_goal()
+    status, out, _ = run(capsys, "solve", position, "--method", "realtime", "--json")
+    data = record(out)
+    assert "moves" not in data and data["letters"] == letters and data["length"] == len(letters)
+    assert data["report"]["wasted"] == (len(letters) - data["report"]["manhattan"]) // 2
