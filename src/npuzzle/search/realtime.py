@@ -204,17 +204,20 @@ def realtime_array(board: Board, *, goal: Goal = "standard", method: str = "parb
 
 
 def realtime_packed(board: Board, *, goal: Goal = "standard", method: str = "parberry") -> PackedMoves:
-    """The solution as blank directions packed four to a byte (a quarter of the memory)."""
+    """The solution as blank directions packed four to a byte (a quarter of the memory).
+
+    The moves are written into one buffer sized for 5 n^3 moves (Parberry's bound, n^3 read as
+    height x width x (height + width) / 2): memory the moves never reach is never touched, so it
+    costs no RAM, and the moves are never copied (a longer solution grows the buffer)."""
     work = _check(board, goal, method)
     m = _Machine(work, method)
-    parts = []
+    data = np.empty(max(CHUNK, 5 * board.size * (board.height + board.width) // 2) // 4 + CHUNK // 4, dtype=np.uint8)
     count = 0
     while not m.finished:
-        buf = np.empty(CHUNK // 4, dtype=np.uint8)
-        done = m.run(CHUNK, 3, buf, _NO_TILES)
-        parts.append(buf[: (done + 3) // 4])
-        count += done
-    data = np.concatenate(parts) if parts else _NO_DIRS
+        if len(data) - count // 4 < CHUNK // 4:
+            data = np.concatenate([data, np.empty(len(data), dtype=np.uint8)])
+        count += m.run(CHUNK, 3, data[count // 4 : count // 4 + CHUNK // 4], _NO_TILES)
+    data = data[: (count + 3) // 4]
     if goal == "blank-first":
         np.bitwise_xor(data, 0xFF, out=data)  # 3 - d flips both bits of every field
     return PackedMoves(data, count)
