@@ -7,7 +7,7 @@ import functools
 import json
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import present
 from ..errors import NPuzzleError
@@ -112,7 +112,7 @@ def add(sub: Subparsers) -> None:
                    "200 MB) and the tables of the bound (pdb:7-8: 550 MB); IDA* stores no nodes")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--count-only", action="store_true",
-                        help="real time: print only the number of moves and the report")
+                        help="real time: the answer without its moves (their number, the lower bound, the figures)")
     output.add_argument("--moves-out", metavar="FILE",
                         help="real time: write the moves as UDLR letters to FILE ('-' = stdout); "
                         "FILE is replaced only once the moves are found")
@@ -290,21 +290,27 @@ def _stream(entry: Entry, args: argparse.Namespace) -> None:
     assert board is not None
     solution, packed, report = packed_solution(board, goal=args.goal, method=args.realtime_method,
                                                count_only=args.count_only)
-    if packed is None or args.moves_out is not None:
-        if packed is not None:
-            _write_moves(letter_chunks(packed), args.moves_out)
-        text = (json.dumps(present.solution_record(solution, report, entry, moves=False)) if args.json
-                else present.solution_text_parts(solution, report, letters=False)[0])
-        print(text, file=sys.stderr if args.moves_out == "-" else sys.stdout, flush=True)
+    if packed is not None and args.moves_out is None:
+        _write_answer(present.solution_record(solution, report, entry) if args.json else None, solution, report,
+                      letter_chunks(packed))
         return
-    if args.json:
-        before, after = present.record_parts(present.solution_record(solution, report, entry), "letters")
-    else:
-        before, after = present.solution_text_parts(solution, report)
+    if packed is not None:
+        _write_moves(letter_chunks(packed), args.moves_out)
+    text = (json.dumps(present.solution_record(solution, report, entry, moves=False)) if args.json
+            else present.solution_text_parts(solution, report, letters=False)[0])
+    print(text, file=sys.stderr if args.moves_out == "-" else sys.stdout, flush=True)
+
+
+def _write_answer(record: dict[str, Any] | None, solution: Solution, report: dict[str, Any],
+                  chunks: Iterator[bytes]) -> None:
+    """The answer's text, or its JSON ``record``, with the letters written chunk by chunk where
+    they belong."""
+    before, after = (present.record_parts(record, "letters") if record is not None
+                     else present.solution_text_parts(solution, report))
     sys.stdout.flush()
     out = sys.stdout.buffer
     out.write(before.encode())
-    for chunk in letter_chunks(packed):
+    for chunk in chunks:
         out.write(chunk)
     out.write(after.encode() + b"\n")
     out.flush()
