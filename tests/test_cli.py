@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
 import pytest
+from records import record, records, valid
 
 from npuzzle import Board
 from npuzzle.cli import main
 from npuzzle.notation import parse_position, parse_shape
 
-JSON_FIELDS = {"board", "goal", "moves", "letters", "length", "optimal", "status", "lower_bound",
+JSON_FIELDS = {"tiles", "goal", "moves", "letters", "length", "optimal", "status", "lower_bound",
                "method", "heuristic", "stats"}
 
 
@@ -40,10 +42,10 @@ def test_solve_json_on_many_shapes(capsys, goal, position, shape):
     status, out, err = run(capsys, *argv)
     board = parse_position(position, parse_shape(shape) if shape else None)
     if not board.is_solvable(goal):
-        record = json.loads(out)
-        assert status == 1 and record["status"] == "unsolvable" and "unsolvable" in record["reason"]
+        data = record(out)
+        assert status == 1 and data["status"] == "unsolvable" and "unsolvable" in data["reason"]
         return
-    data = json.loads(out)
+    data = record(out)
     assert status == 0 and set(data) >= JSON_FIELDS and data["status"] == "solved" and data["optimal"]
     assert data["stats"]["generated"] >= 1 and isinstance(data["stats"]["iterations"], list)
     assert board.apply(data["moves"]).is_goal(goal)
@@ -56,12 +58,12 @@ def test_several_positions_and_files(capsys, tmp_path):
     f.write_text("# two 3x3 positions\n1 2 3/4 5 6/7 0 8\n\n1 2 3/4 5 6/0 7 8  # two moves\n")
     status, out, _ = run(capsys, "solve", "--file", str(f), "--json")
     assert status == 0
-    assert [json.loads(line)["length"] for line in out.splitlines()] == [1, 2]
+    assert [r["length"] for r in records(out)] == [1, 2]
 
 
 def test_bare_numbers_make_one_position(capsys):
     status, out, _ = run(capsys, "solve", "1", "2", "3", "4", "5", "6", "7", "0", "8", "--json")
-    assert status == 0 and json.loads(out)["moves"] == [8]
+    assert status == 0 and record(out)["moves"] == [8]
 
 
 @pytest.mark.parametrize(
@@ -98,7 +100,7 @@ def test_usage_errors_exit_2(capsys, argv):
 def test_limit_reached_exits_3_with_bound(capsys):
     status, out, _ = run(capsys, "solve", "159d26ae37bf48c0", "--max-nodes", "50000", "--json")
     assert status == 3
-    data = json.loads(out)
+    data = record(out)
     assert data["status"] == "node-limit" and data["moves"] == [] and data["length"] is None
     assert 40 <= data["lower_bound"] <= 72
 
@@ -111,10 +113,10 @@ def test_verbose_reports_iterations(capsys):
 
 def test_check(capsys):
     status, out, _ = run(capsys, "check", "1 2 3/4 5 6/8 7 0", "--json")
-    data = json.loads(out)
+    data = record(out)
     assert status == 1 and data["solvable"] is False and "odd permutation" in data["reason"]
     status, out, _ = run(capsys, "check", "159d26ae37bf48c0", "--json")
-    data = json.loads(out)
+    data = record(out)
     assert status == 0 and data["solvable"] and data["manhattan"] == 40
 
 
@@ -186,13 +188,16 @@ def test_scramble_worst_case(capsys):
 def test_realtime_count_and_moves_out(capsys, tmp_path):
     position = run(capsys, "scramble", "--shape", "12x9", "--seed", "5")[1].strip()
     status, out, _ = run(capsys, "solve", position, "--method", "realtime", "--count-only", "--json")
-    counted = json.loads(out)
-    assert status == 0 and counted["wasted"] is None and counted["moves"] > counted["manhattan"]
+    counted = record(out)
+    report = counted["report"]
+    assert status == 0 and report["wasted"] is None and counted["length"] > report["manhattan"]
+    assert "tiles" not in counted and "moves" not in counted and "letters" not in counted
     path = tmp_path / "moves.txt"
     status, out, _ = run(capsys, "solve", position, "--moves-out", str(path), "--json")
-    written = json.loads(out)
+    written = record(out)
     letters = path.read_text().strip()
-    assert status == 0 and len(letters) == written["moves"] == counted["moves"]
+    assert status == 0 and len(letters) == written["length"] == counted["length"]
+    assert written["report"]["wasted"] is not None and written["lower_bound"] == counted["lower_bound"]
     assert parse_position(position).apply(letters).is_goal()
     assert run(capsys, "solve", position, "--method", "idastar", "--count-only")[0] == 1
     status, _, err = run(capsys, "solve", position, "--count-only", "--budget", "5")
@@ -205,10 +210,10 @@ def test_realtime_count_and_moves_out(capsys, tmp_path):
 def test_astar_weight_and_memory_limit(capsys):
     status, out, _ = run(capsys, "solve", "5 1 3 4/2 6 7 8/9 10 11 12/0 13 14 15", "--method", "astar",
                          "--weight", "1.5", "--json")
-    data = json.loads(out)
+    data = record(out)
     assert status == 0 and data["method"] == "weighted-astar" and "1.5" in data["note"]
     status, out, _ = run(capsys, "solve", "159d26ae37bf48c0", "--method", "astar", "--max-memory", "4M", "--json")
-    data = json.loads(out)
+    data = record(out)
     assert status == 3 and data["status"] == "memory-limit" and 40 <= data["lower_bound"] <= 72
 
 
@@ -228,6 +233,52 @@ def test_ctrl_c_stops_cleanly_with_the_bound():
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
-    data = json.loads(out)
+    data = record(out)
     assert data["status"] == "interrupted" and 40 <= data["lower_bound"] <= 72
     assert "Traceback" not in err
+
+
+def _timeless(text: str) -> str:
+    """Solve output without its times (they differ between two runs)."""
+    return re.sub(r"in [0-9.]+ s \([0-9.]+ s CPU\)", "in T", text)
+
+
+@pytest.mark.parametrize("goal", ["standard", "blank-first"])
+@pytest.mark.parametrize("method", ["greedy", "parberry"])
+def test_a_streamed_answer_is_the_answer_the_solution_gives(capsys, monkeypatch, goal, method):
+    """Above present.LETTERS_ONLY_CELLS a real-time answer is written from its packed moves, in
+    pieces; lowered to 9 cells here, a 4x5 board's streamed text and JSON are what present makes
+    of realtime_solve's Solution, letters and all."""
+    from npuzzle import present
+    from npuzzle.search.realtime import realtime_solve
+
+    monkeypatch.setattr(present, "LETTERS_ONLY_CELLS", 9)
+    position = run(capsys, "scramble", "--shape", "4x5", "--seed", "3", "--goal", goal)[1].strip()
+    board = parse_position(position, (4, 5))
+    solution = realtime_solve(board, goal=goal, method=method)
+    report = present.report_for(solution)
+    argv = ["solve", position, "--shape", "4x5", "--goal", goal, "--method", "realtime", "--realtime-method", method]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and _timeless(out) == _timeless(present.solution_text(solution, report)) + "\n"
+    assert "tiles pushed" not in out and f"  letters:      {solution.letters}\n" in out
+    status, out, _ = run(capsys, *argv, "--json")
+    streamed, expected = record(out), valid(json.loads(json.dumps(present.solution_record(solution, report))))
+    timeless = ("wall_seconds", "cpu_seconds", "argument")
+    assert {k: v for k, v in streamed.items() if k not in timeless} == {
+        k: v for k, v in expected.items() if k not in timeless}
+    assert "moves" not in streamed and streamed["letters"] == solution.letters
+    assert board.apply(streamed["letters"]).is_goal(goal) and list(streamed)[-1] == "letters"
+
+
+def test_a_real_time_answer_beyond_20x20_is_letters_only(capsys):
+    position = run(capsys, "scramble", "--shape", "21x21", "--seed", "2")[1].strip()
+    board = parse_position(position)
+    status, out, _ = run(capsys, "solve", position, "--method", "realtime")
+    lines = out.splitlines()
+    assert status == 0 and lines[0] == "21x21 board, goal standard:" and "tiles pushed" not in out
+    letters = next(ln for ln in lines if ln.startswith("  letters:")).split()[1]
+    assert board.apply(letters).is_goal()
+    status, out, _ = run(capsys, "solve", position, "--method", "realtime", "--json")
+    data = record(out)
+    assert "moves" not in data and data["letters"] == letters and data["length"] == len(letters)
+    assert data["report"]["wasted"] == (len(letters) - data["report"]["manhattan"]) // 2

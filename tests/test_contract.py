@@ -3,12 +3,12 @@ with its place; a bad line never costs the good ones; the documented exit status
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 
 import pytest
+from records import records
 
 import npuzzle
 from npuzzle import Board
@@ -39,10 +39,6 @@ def cli(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
     return result.returncode, result.stdout, result.stderr
 
 
-def records(out: str) -> list[dict]:
-    return [json.loads(line) for line in out.splitlines()]
-
-
 def test_a_piped_batch_in_json_gives_one_record_per_input_in_order():
     status, out, err = cli(["solve", "--json"], stdin=BATCH)
     recs = records(out)
@@ -50,7 +46,7 @@ def test_a_piped_batch_in_json_gives_one_record_per_input_in_order():
     assert [(r["file"], r["line"], r["status"]) for r in recs] == [
         ("<stdin>", 1, "solved"), ("<stdin>", 2, "invalid"), ("<stdin>", 4, "unsolvable"),
         ("<stdin>", 6, "solved"), ("<stdin>", 10, "invalid"), ("<stdin>", 11, "solved")]
-    assert all(r["schema_version"] == SCHEMA_VERSION == 1 for r in recs)
+    assert all(r["schema_version"] == SCHEMA_VERSION == 2 and r["record"] == "solve" for r in recs)
     assert recs[1]["reason"] == "duplicate tile 8 in '1 2 3/4 5 6/7 8 8'" and recs[1]["input"] == "1 2 3/4 5 6/7 8 8"
     assert "unsolvable for the standard goal" in recs[2]["reason"] and recs[2]["tiles"] == [1, 2, 3, 4, 5, 6, 8, 7, 0]
     assert [r["length"] for r in recs if r["status"] == "solved"] == [31, 2, 1]
@@ -68,7 +64,7 @@ def test_a_piped_batch_in_text_solves_every_good_line_and_names_the_bad_ones():
     assert status == 1
     assert [ln for ln in out.splitlines() if ln.startswith("Solution:")] == [
         ln for ln in out.splitlines() if ln.startswith("Solution: ")] and out.count("Solution: ") == 3
-    lines = err.splitlines()
+    lines = [line for line in err.splitlines() if not line.startswith("  ")]  # the unsolvable's reason
     assert lines[0] == "npuzzle solve: <stdin>:2: duplicate tile 8 in '1 2 3/4 5 6/7 8 8'"
     assert lines[1].startswith("npuzzle solve: <stdin>:4: 1 2 3/4 5 6/8 7 0: unsolvable")
     assert lines[2].startswith("npuzzle solve: <stdin>:10: ragged rows")
@@ -101,8 +97,14 @@ def test_exit_status_of_a_batch_is_its_worst_outcome(capsys):
 def test_a_single_argument_keeps_its_short_messages(capsys):
     assert main(["solve", "1 2 3/4 5 6/8 7 0"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("npuzzle solve: 1 2 3/4 5 6/8 7 0: unsolvable for the standard goal")
+    first, *why = err.splitlines()
+    assert first == "npuzzle solve: 1 2 3/4 5 6/8 7 0: unsolvable for the standard goal:"
+    assert why[0].startswith("  the tiles (blank included) are an odd permutation") and "parities" in "".join(why)
+    assert all(line.startswith("  ") and len(line) <= 100 for line in why)
     assert "positions" not in err
+    assert main(["solve", "1", "2", "3"]) == 1  # three numbers are one input, and no board
+    assert capsys.readouterr().err.splitlines() == [
+        "npuzzle solve: 3 numbers are no board: the smallest, 2x2, has 4 cells (the blank is 0) in '1 2 3'"]
     assert main(["check", "1 2/2 0"]) == 1
     assert capsys.readouterr().err.strip() == "npuzzle check: duplicate tile 2 in '1 2/2 0'"
 
@@ -227,7 +229,7 @@ def test_scramble_json_is_reproducible_and_reads_back(capsys):
     assert [r["index"] for r in recs] == [1, 2, 3] and all(r["seed"] == 11 and r["record"] == "scramble" for r in recs)
     for r in recs:
         board = Board(3, 2, tuple(r["tiles"]))
-        assert r["schema_version"] == 1 and npuzzle.parse(r["position"]) == board and board.is_solvable()
+        assert r["schema_version"] == 2 and npuzzle.parse(r["position"]) == board and board.is_solvable()
     assert main(["scramble", "--shape", "3x2", "--count", "3", "--seed", "11"]) == 0
     assert capsys.readouterr().out.splitlines() == [npuzzle.format(Board(3, 2, tuple(r["tiles"]))) for r in recs]
 
@@ -244,7 +246,7 @@ def test_stats_json(capsys, known):
     assert main(["stats", "sample", "--shape", "3x2", "--count", "4", "--seed", "2", "--json"]) == 0
     (sample,) = records(capsys.readouterr().out)
     assert sample["count"] == len(sample["lengths"]) == 4 and sample["min"] == min(sample["lengths"])
-    assert sum(sample["histogram"]) == 4 and sample["schema_version"] == 1
+    assert sum(sample["histogram"]) == 4 and sample["schema_version"] == 2
 
 
 def test_tables_list_json(capsys):
@@ -252,17 +254,17 @@ def test_tables_list_json(capsys):
     capsys.readouterr()
     assert main(["tables", "list", "--json"]) == 0
     recs = records(capsys.readouterr().out)
-    bfs = [r for r in recs if r["kind"] == "bfs" and r["shape"] == "2x3"]
+    bfs = [r for r in recs if r["kind"] == "bfs" and r["table_shape"] == "2x3"]
     assert len(bfs) == 1 and bfs[0]["internal"] is True and bfs[0]["state"] == "ok" and bfs[0]["record"] == "table"
-    assert all(r["schema_version"] == 1 for r in recs)
+    assert all(r["schema_version"] == 2 for r in recs)
 
 
 def test_bench_json(capsys):
     assert main(["bench", "korf100", "--ids", "1-2", "--heuristic", "lc", "--json"]) == 0
     *rows, total = records(capsys.readouterr().out)
-    assert [(r["record"], r["id"], r["optimum"], r["length_ok"]) for r in rows] == [
+    assert [(r["record"], r["instance"], r["optimum"], r["length_ok"]) for r in rows] == [
         ("bench-instance", 1, 57, True), ("bench-instance", 2, 55, True)]
     assert rows[0]["solution"]["length"] == 57 and rows[0]["solution"]["goal"] == "blank-first"
     assert rows[0]["published_nodes"] == 276_361_933 and rows[0]["korf_nodes"] is None  # Korf 1985, for reference
-    assert total["record"] == "bench-summary" and total["instances"] == 2 and total["lengths_ok"] == 2
+    assert total["record"] == "bench-summary" and total["instances"] == 2 and total["lengths_matched"] == 2
     assert total["generated"] == sum(r["solution"]["stats"]["generated"] for r in rows)

@@ -4,10 +4,10 @@ command line."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
+from records import record as valid_record
 from test_astar import PARTITIONS, bfs_distances, pdb_store, random_board  # noqa: F401  (a fixture)
 
 from npuzzle.board import Board
@@ -137,7 +137,7 @@ def test_limits():
 
 def test_on_the_command_line(capsys):
     code = main(["solve", "--method", "astar+idastar", "--heuristic", "wd+id", "--json", "8 6 7/2 5 4/3 0 1"])
-    record = json.loads(capsys.readouterr().out)
+    record = valid_record(capsys.readouterr().out)
     assert code == 0 and record["method"] == METHOD and record["length"] == 31 and record["optimal"]
     with pytest.raises(SystemExit):
         main(["solve", "--help"])

@@ -174,6 +174,8 @@ def test_position_files(tmp_path):
         ("159d26ae37bf48c01", None, "hex notation needs one digit per cell (16 for the 4x4 board, as in"),
         ("12345b", (2, 4), "hex notation needs one digit per cell (8 for a 2x4 board), got 6"),
         ("1 2 3 4 5 0", None, "cannot tell the shape of 6 numbers"),
+        ("1 2 3", None, "3 numbers are no board: the smallest, 2x2, has 4 cells"),
+        ("7", None, "1 number is no board"),
         ("1 2 3/4 5/6 7 0", None, "ragged rows: row 1 has 3 numbers but row 2 has 2"),
         ("1 2 3/4 5 0", (3, 2), "the rows give a 2x3 board but the shape asked for is 3x2"),
         ("1 2/3 0/", None, "empty row"),
@@ -263,3 +265,11 @@ def test_unsolvable_positions_say_why_parity():
     assert "unsolvable" in message and "odd permutation" in message and "parities" in message
     # The width is odd, so only the one inversion (8 before 7) counts, for either goal.
     assert not board.is_solvable("blank-first")
+
+
+def test_lone_numbers_given_as_arguments_are_one_position():
+    from npuzzle.notation import position_texts
+
+    assert position_texts(["1", "2", "3"]) == ["1 2 3"]  # one input, so one error: no board has 3 cells
+    assert position_texts(["1", "2"]) == ["1 2"] and position_texts(["15"]) == ["15"]
+    assert position_texts(["1230", "2130"]) == ["1230", "2130"]  # two positions in hex

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from records import records
 
 import npuzzle
 from npuzzle import Board
@@ -108,7 +109,7 @@ def _cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 def _records(text: str) -> list[dict]:
     drop = ("wall_seconds", "cpu_seconds", "stats")
-    return [{k: v for k, v in json.loads(line).items() if k not in drop} for line in text.splitlines()]
+    return [{k: v for k, v in r.items() if k not in drop} for r in records(text)]
 
 
 def _positions_file(tmp_path: Path) -> Path:
@@ -139,11 +140,11 @@ def test_solve_jobs_on_the_command_line(capsys, tmp_path):
 def test_bench_and_sample_with_jobs(capsys):
     args = ("bench", "korf100", "--ids", "1-4", "--heuristic", "wd+id", "--json")
     serial, parallel = _cli(capsys, *args)[1], _cli(capsys, *args, "--jobs", "2")[1]
-    keep = ("id", "length", "optimal_length", "generated", "expanded")
-    rows = [[{k: r.get(k) for k in keep} for r in map(json.loads, text.splitlines())] for text in (serial, parallel)]
+    keep = ("instance", "length", "optimal_length", "generated", "expanded")
+    rows = [[{k: r.get(k) for k in keep} for r in records(text)] for text in (serial, parallel)]
     assert rows[0] == rows[1] and len(rows[0]) == 5
     args = ("stats", "sample", "--shape", "2x4", "--count", "40", "--seed", "3", "--json")
-    assert json.loads(_cli(capsys, *args)[1]) == json.loads(_cli(capsys, *args, "-j", "2")[1])
+    assert records(_cli(capsys, *args)[1]) == records(_cli(capsys, *args, "-j", "2")[1])
 
 
 # -- a real Dask cluster on 127.0.0.1 ------------------------------------------------------------
@@ -209,15 +210,15 @@ def test_losing_the_scheduler_ends_the_batch_with_the_answers_so_far(tmp_path, t
                                 "idastar", "--heuristic", "manhattan", "--scheduler", address],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         first = cli.stdout.readline()
-        assert json.loads(first)["status"] == "solved"
+        assert records(first)[0]["status"] == "solved"
         os.killpg(procs[0].pid, signal.SIGKILL)  # the scheduler
         rest, err = cli.communicate(timeout=300)
-    records = [json.loads(line) for line in [first, *rest.splitlines()]]
+    got = records(first + rest)
     assert cli.returncode == 4, err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
-    assert "lost the Dask scheduler" in err and f"{len(records)} of 30 answers received" in err
-    assert 1 <= len(records) < 30 and all(r["status"] == "solved" for r in records)
-    assert [r["line"] for r in records] == list(range(1, len(records) + 1))
+    assert "lost the Dask scheduler" in err and f"{len(got)} of 30 answers received" in err
+    assert 1 <= len(got) < 30 and all(r["status"] == "solved" for r in got)
+    assert [r["line"] for r in got] == list(range(1, len(got) + 1))
 
 
 def test_a_batch_and_a_split_search_on_dask(capsys, tmp_path, dask_cluster):

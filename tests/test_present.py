@@ -14,16 +14,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from records import record as valid_record
+from records import valid
 
 from npuzzle import Board, present
 from npuzzle.notation import parse_position
 from npuzzle.search.limits import Iteration, Limit, Progress, Stats, checked_solution, unfinished
 from npuzzle.tables import TableInfo, TableKey
 
-JSON_FIELDS = {"schema_version", "shape", "height", "width", "tiles", "board", "goal", "moves", "letters",
+JSON_FIELDS = {"schema_version", "record", "shape", "height", "width", "tiles", "goal", "moves", "letters",
                "length", "optimal", "status", "initial_lower_bound", "lower_bound", "ratio", "method", "heuristic",
-               "stats",
-               "wall_seconds", "cpu_seconds"}
+               "stats", "wall_seconds", "cpu_seconds"}
 
 
 def stats(generated: int, seconds: float = 0.0125) -> Stats:
@@ -40,7 +41,8 @@ def test_solution_text_3x3():
         "  1 2 3\n"
         "  4 5 6\n"
         "  _ 7 8\n"
-        "Solution: 2 moves, optimal (idastar, wd+id; 5 nodes generated, 0.015 s (0.013 s CPU))\n"
+        "Solution: 2 moves, optimal\n"
+        "  idastar, wd+id: 5 nodes generated in 0.015 s (0.013 s CPU)\n"
         "  tiles pushed: 78\n"
         "  letters:      LL"
     )
@@ -56,7 +58,8 @@ def test_solution_text_2x3_blank_first_with_note():
         "2x3 board, goal blank-first:",
         "  1 2 3",
         "  4 _ 5",
-        "Solution: 14 moves, optimal (idastar, wd+id; 101 nodes generated, 0.015 s (0.013 s CPU))",
+        "Solution: 14 moves, optimal",
+        "  idastar, wd+id: 101 nodes generated in 0.015 s (0.013 s CPU)",
         "  a stronger bound: npuzzle tables build pdb:3-2",
         "  tiles pushed: 41235432134521",
         "  letters:      RDLLURDRULLDRR",
@@ -71,9 +74,9 @@ def test_solution_text_3x2_not_optimal_and_already_solved():
     lines = present.solution_text(solution).splitlines()
     assert lines[:4] == ["3x2 board, goal standard:", "  2 1", "  _ 3", "  4 5"]
     assert board.manhattan() == solution.lower_bound == 6
-    assert lines[4] == ("Solution: 20 moves, not proven optimal: lower bound 6 (ratio 3.33) (astar, lc; "
-                        "393 nodes generated, 1.800 s (1.500 s CPU))")
-    assert lines[5:] == ["  tiles pushed: 21324523143253412435", "  letters:      DLURULDDRULURDDLURUL"]
+    assert lines[4:6] == ["Solution: 20 moves, not proven optimal: lower bound 6 (no solution is shorter), so at most "
+                          "3.33 times the optimum", "  astar, lc: 393 nodes generated in 1.800 s (1.500 s CPU)"]
+    assert lines[6:] == ["  tiles pushed: 21324523143253412435", "  letters:      DLURULDDRULURDDLURUL"]
     goal = Board.goal(3, 2)
     done = checked_solution(goal, "standard", (), optimal=True, stats=stats(1), method="idastar", heuristic="lc")
     assert present.solution_text(done).splitlines()[-2:] == ["  tiles pushed: (none: already solved)",
@@ -86,8 +89,8 @@ def test_unfinished_solution_says_which_limit_and_the_bound():
                           heuristic="wd+id")
     lines = present.solution_text(solution).splitlines()
     assert lines[1:5] == ["   1  5  9 13", "   2  6 10 14", "   3  7 11 15", "   4  8 12  _"]
-    assert lines[5:] == ["Stopped at the node limit before finding a solution; every solution has at least 52 moves "
-                         "(idastar, wd+id; 50,000 nodes generated, 0.600 s (0.500 s CPU))"]
+    assert lines[5:] == ["Stopped at the node limit before finding a solution; every solution has at least 52 moves",
+                         "  idastar, wd+id: 50,000 nodes generated in 0.600 s (0.500 s CPU)"]
     assert "tiles pushed" not in present.solution_text(solution)
 
 
@@ -115,7 +118,7 @@ def test_stopped_text_names_the_limit_and_the_bound(status, limit, head):
     board = parse_position("0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1")
     solution = unfinished(board, "standard", status, 64, stats=stats(9), method="idastar", heuristic="lc")
     line = present.solution_text(solution, limit=limit).splitlines()[5]
-    assert line.startswith(f"{head} before finding a solution; every solution has at least 64 moves (")
+    assert line == f"{head} before finding a solution; every solution has at least 64 moves"
     assert "No solution" not in line
 
 
@@ -123,7 +126,7 @@ def test_one_move_and_one_node_are_singular():
     board = parse_position("1 2 3/4 5 6/7 0 8")
     solution = checked_solution(board, "standard", (8,), optimal=True, stats=stats(1), method="idastar",
                                 heuristic="lc")
-    assert "Solution: 1 move, optimal (idastar, lc; 1 node generated, " in present.solution_text(solution)
+    assert "Solution: 1 move, optimal\n  idastar, lc: 1 node generated in " in present.solution_text(solution)
     assert present.count_text(1, "table") == "1 table" and present.count_text(2, "table") == "2 tables"
 
 
@@ -194,19 +197,20 @@ def test_solution_record_fields():
     moves = tuple(int(c) for c in "21324523143253412435")
     solution = checked_solution(board, "standard", moves, optimal=True, stats=stats(393), method="idastar",
                                 heuristic="lc")
-    record = json.loads(json.dumps(present.solution_record(solution)))
-    assert set(record) == JSON_FIELDS
-    assert record["board"] == {"height": 3, "width": 2, "tiles": [2, 1, 0, 3, 4, 5]}
+    record = valid_record(json.dumps(present.solution_record(solution)))
+    assert set(record) == JSON_FIELDS and list(record)[-2:] == ["moves", "letters"]
+    assert record["tiles"] == [2, 1, 0, 3, 4, 5] and (record["height"], record["width"]) == (3, 2)
     assert record["moves"] == list(moves) and record["letters"] == "DLURULDDRULURDDLURUL"
     assert (record["length"], record["lower_bound"], record["optimal"], record["status"]) == (20, 20, True, "solved")
-    assert record["stats"] == {"expanded": 196, "generated": 393, "seconds": 0.0125, "wall_seconds": 0.015,
-                               "iterations": [{"threshold": 3, "generated": 393, "expanded": 196, "seconds": 0.0125}]}
+    iteration = {"threshold": 3, "generated": 393, "expanded": 196, "cpu_seconds": 0.0125}
+    assert record["stats"] == {"expanded": 196, "generated": 393, "iterations": [iteration]}
+    assert (record["wall_seconds"], record["cpu_seconds"]) == (0.015, 0.0125)
     stopped = unfinished(board, "blank-first", "timeout", 7, stats=stats(10), method="idastar", heuristic="lc",
                          note="why")
-    record = present.solution_record(stopped, {"moves": 3})
-    assert set(record) == JSON_FIELDS | {"note", "report"}
+    record = valid(present.solution_record(stopped))
+    assert set(record) == JSON_FIELDS | {"note"}
     assert (record["moves"], record["length"], record["status"], record["lower_bound"]) == ([], None, "timeout", 7)
-    assert record["goal"] == "blank-first" and record["note"] == "why" and record["report"] == {"moves": 3}
+    assert record["goal"] == "blank-first" and record["note"] == "why" and record["ratio"] is None
 
 
 def test_realtime_solution_with_its_report():
@@ -216,13 +220,17 @@ def test_realtime_solution_with_its_report():
     report = present.report_for(solution)
     assert report is not None and report["moves"] == 1 and report["wasted"] == 0
     assert present.solution_text(solution, report).splitlines()[4:] == [
-        "Solution: 1 move, not proven optimal: lower bound 1 (ratio 1.00) (realtime-greedy; 0.003 s (0.002 s CPU))",
+        "Solution: 1 move, not proven optimal: lower bound 1 (no solution is shorter), so at most 1.00 times the "
+        "optimum",
+        "  realtime-greedy in 0.003 s (0.002 s CPU)",
         "  tiles pushed: 8",
         "  letters:      L",
-        "  0.0370 n^3; 1.000 x the Manhattan distance 1; 0 wasted (raise the Manhattan distance); "
-        "Parberry's bound 34",
+        f"  1.000 times the Manhattan distance (1: {present.MANHATTAN_MEANS}); 0.0370 n^3; Parberry's bound 34 moves",
+        "  0 wasted moves: moves that take a tile farther from its goal cell (another move must undo each)",
     ]
-    assert present.solution_record(solution, report)["report"] == report
+    record = valid(present.solution_record(solution, report))
+    assert record["report"] == {"manhattan": 1, "moves_per_n3": 0.037037, "moves_per_manhattan": 1.0, "wasted": 0,
+                                "parberry_bound": 34}
     idastar = checked_solution(board, "standard", (8,), optimal=True, stats=stats(4), method="idastar", heuristic="lc")
     assert present.report_for(idastar) is None
 
@@ -235,33 +243,44 @@ def test_tiles_pushed_in_numbers_above_16_cells():
     assert "  tiles pushed: 15\n" in text and "\n  11 12 13 14  _\n  16 17 18 19 15\n" in text
 
 
-def test_large_boards_are_not_drawn_and_not_printable():
-    board = Board.goal(21, 21)
-    solution = checked_solution(board, "standard", (), optimal=False, stats=Stats(), method="realtime-greedy",
-                                heuristic="none")
-    assert present.solution_text(solution).splitlines()[:2] == [
-        "21x21 board, goal standard:",
-        "Solution: 0 moves, not proven optimal: lower bound 0 (realtime-greedy; 0.000 s (0.000 s CPU))"]
-    assert present.printable(board, "auto")
-    big = Board.goal(501, 501)
-    assert not present.printable(big, "auto") and not present.printable(big, "realtime")
-    assert present.printable(big, "idastar")
+def test_large_boards_are_not_drawn_and_their_moves_are_letters_only():
+    board = Board.goal(21, 21).move(440)
+    solution = checked_solution(board, "standard", (440,), optimal=True, stats=Stats(), method="idastar",
+                                heuristic="lc")
+    text = present.solution_text(solution)
+    assert text.splitlines() == ["21x21 board, goal standard:", "Solution: 1 move, optimal",
+                                 "  idastar, lc: 0 nodes generated in 0.000 s (0.000 s CPU)", "  letters:      L"]
+    record = valid(present.solution_record(solution))
+    assert "moves" not in record and record["letters"] == "L" and len(record["tiles"]) == 441
+    before, after = present.solution_text_parts(solution)
+    assert before + "L" + after == text and after == ""
+    small = Board.goal(20, 20).move(399)
+    solution = checked_solution(small, "standard", (399,), optimal=True, stats=Stats(), method="idastar",
+                                heuristic="lc")
+    assert "  tiles pushed: 399" in present.solution_text(solution).splitlines()
+    assert valid(present.solution_record(solution))["moves"] == [399]
 
 
-def test_report_text_and_record():
-    report = {"height": 12, "width": 9, "moves": 2470, "manhattan": 722, "moves_per_n3": 2.178130511463845,
-              "moves_per_manhattan": 3.4210526315789473, "wasted": None}
-    assert present.report_text(report) == "2,470 moves; 2.1781 n^3; 3.421 x the Manhattan distance 722"
-    assert present.report_text({**report, "wasted": 874, "parberry_bound": 44_431}) == (
-        "2,470 moves; 2.1781 n^3; 3.421 x the Manhattan distance 722; 874 wasted (raise the Manhattan distance); "
-        "Parberry's bound 44,431")
-    assert present.report_text({**report, "moves": 0, "moves_per_manhattan": None}).startswith(
-        "0 moves; 2.1781 n^3; 0.000 x the Manhattan")
-    record = present.report_record(report, "greedy")
-    assert list(record) == ["schema_version", "status", "shape", "length", "lower_bound", *report, "method"]
-    assert (record["method"], record["shape"], record["length"], record["lower_bound"]) == (
-        "realtime-greedy", "12x9", 2470, 722)
-    assert record["schema_version"] == 1 and record["status"] == "solved" and "method" not in report
+def test_a_count_without_the_moves_is_the_same_record_without_them():
+    board = parse_position("1 2 3/4 5 6/7 0 8")
+    solution = checked_solution(board, "standard", (8,), optimal=False, stats=Stats(1, 1, 0.002, wall_seconds=0.003),
+                                method="realtime-greedy", heuristic="none")
+    report = {**present.report_for(solution), "wasted": None}
+    full, counted = present.solution_record(solution, report), valid(present.solution_record(solution, report,
+                                                                                              moves=False))
+    assert {k: v for k, v in full.items() if k not in ("tiles", "moves", "letters")} == counted
+    assert counted["report"]["wasted"] is None
+    text, after = present.solution_text_parts(solution, report, letters=False)
+    assert after == "" and "letters" not in text and "tiles pushed" not in text and "wasted" not in text
+    assert text.splitlines()[:5] == present.solution_text(solution, report).splitlines()[:5]
+
+
+def test_record_parts_put_the_letters_between():
+    record = {"schema_version": 2, "note": 'a "quoted" word', "letters": "UDLR", "steps": ["1 2/0 3"]}
+    before, after = present.record_parts(record, "letters")
+    assert before + "UDLR" + after == json.dumps(record)
+    before, after = present.record_parts({"letters": "L"}, "letters")
+    assert (before, after) == ('{"letters": "', '"}')
 
 
 def test_verbose_lines():
@@ -277,21 +296,24 @@ def test_verbose_lines():
 
 def test_check_record_and_text():
     board = parse_position("1 2 3/4 5 6/8 7 0")
-    record = present.check_record(board, "standard")
-    assert list(record) == ["schema_version", "status", "shape", "height", "width", "tiles", "goal", "solvable",
-                            "manhattan", "permutation_parity", "blank_distance", "reason"]
+    record = valid(present.check_record(board, "standard"))
+    assert list(record) == ["schema_version", "record", "status", "shape", "height", "width", "tiles", "goal",
+                            "solvable", "manhattan", "permutation_parity", "blank_distance", "reason"]
     assert record["status"] == "unsolvable" and (record["height"], record["width"]) == (3, 3)
     assert record["solvable"] is False and record["permutation_parity"] == "odd" and record["blank_distance"] == 0
     assert record["reason"] == board.unsolvable_reason("standard")
-    assert present.check_text(board, record).splitlines() == [
-        "1 2 3", "4 5 6", "8 7 _", f"  shape 3x3, goal standard: {record['reason']}", "  Manhattan distance 2"]
-    assert present.unsolvable_text(board, record["reason"]).startswith(
-        "1 2 3/4 5 6/8 7 0: unsolvable for the standard goal: the tiles (blank included) are an odd permutation")
+    lines = present.check_text(board, record).splitlines()
+    assert lines[:5] == ["3x3 board, goal standard:", "  1 2 3", "  4 5 6", "  8 7 _", "Unsolvable:"]
+    assert lines[5].startswith("  the tiles (blank included) are an odd permutation of the goal")
+    assert all(line.startswith("  ") and len(line) <= 100 for line in lines[5:]) and "parities" in "".join(lines)
+    assert "unsolvable for" not in present.check_text(board, record)  # the goal is said once, above
+    assert present.unsolvable_text(board, record["reason"]).splitlines()[0] == (
+        "1 2 3/4 5 6/8 7 0: unsolvable for the standard goal:")
     knuth = parse_position("159d26ae37bf48c0")
-    solvable = present.check_record(knuth, "standard")
+    solvable = valid(present.check_record(knuth, "standard"))
     assert "reason" not in solvable and solvable["solvable"] and solvable["goal"] == "standard"
     assert present.check_text(knuth, solvable).splitlines()[-2:] == [
-        "  shape 4x4, goal standard: solvable", "  Manhattan distance 40"]
+        "Solvable", f"  Manhattan distance 40: {present.MANHATTAN_MEANS}"]
     assert present.check_record(knuth, "blank-first")["solvable"] is False
 
 

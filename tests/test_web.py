@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (pip install 'npuzzle[web]') is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (pip install 'npuzzle[web]') is not installed")
 
+from records import record as valid_record  # noqa: E402
 from web_server import Server, running_server  # noqa: E402
 
 from npuzzle import Board, present  # noqa: E402
@@ -32,7 +33,7 @@ def cli_json(*argv: str) -> dict:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     out = subprocess.run([sys.executable, "-m", "npuzzle", *argv, "--json"], capture_output=True, text=True,
                          env=env, timeout=300).stdout
-    return json.loads(out.splitlines()[0])
+    return valid_record(out.splitlines()[0])
 
 
 def test_check_gives_the_cli_record_with_the_lower_bounds(server: Server):
@@ -74,7 +75,7 @@ def test_solve_gives_the_cli_record_and_its_outcome_in_words(server: Server):
                   "method", "heuristic", "letters", "moves"):
         assert result[field] == cli[field], field
     assert result["outcome"] == "31 moves, optimal"
-    assert result["how"].startswith(f"idastar, {result['heuristic']}; ")
+    assert result["how"].startswith(f"idastar, {result['heuristic']}: ")
 
 
 @pytest.mark.parametrize(("position", "shape"), [("4 1 2/5 0 3", "2x3"), (None, "3x5"), (None, "5x2")])
@@ -94,7 +95,7 @@ def test_a_realtime_solve_gives_its_lower_bound_and_ratio(server: Server):
     result = server.solve({"position": position, "method": "realtime"})["result"]
     assert result["status"] == "solved" and not result["optimal"]
     assert result["outcome"].startswith(f"{result['length']:,} moves, not proven optimal: lower bound "
-                                        f"{result['lower_bound']} (ratio ")
+                                        f"{result['lower_bound']:,} (no solution is shorter), so at most ")
 
 
 def test_a_solve_stops_at_its_time_limit(server: Server):
@@ -156,7 +157,7 @@ def test_bad_requests_get_an_error_record_and_a_4xx_status(server: Server, metho
     raw = body if isinstance(body, bytes) else None
     code, record = server.request(method, path, None if raw else body, raw=raw)
     assert code == http
-    assert record["schema_version"] == 1 and record["status"] == status
+    assert record["schema_version"] == 2 and record["status"] == status
     assert words in record["reason"] and "Traceback" not in json.dumps(record)
 
 

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from records import record
+
 #: How long a server may take to answer its first request (a cold start imports numpy and numba).
 START_SECONDS = 120
 
@@ -33,15 +35,15 @@ class Server:
 
     def request(self, method: str, path: str, body: Any = None, raw: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
-        """The HTTP status and the JSON record of one request."""
+        """The HTTP status and the JSON record of one request (validated against the schema)."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
         req = urllib.request.Request(self.url + path, data=data, method=method, headers={
             "Content-Type": "application/json", **(headers or {})})
         try:
             with urllib.request.urlopen(req, timeout=60) as response:
-                return response.status, json.loads(response.read())
+                return response.status, record(response.read())
         except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+            return e.code, record(e.read())
 
     def solve(self, body: dict[str, Any]) -> dict[str, Any]:
         """Start a solve job and wait for its end (long polls of at most 10 s each)."""

@@ -194,9 +194,12 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
             raise _fail(
                 f"wrong count: a {h}x{w} board needs {h * w} numbers, got {len(numbers)}", text
             )
+    elif len(numbers) < 4:
+        raise _fail(f"{len(numbers)} number{'s are' if len(numbers) != 1 else ' is'} no board: the smallest, "
+                    "2x2, has 4 cells (the blank is 0)", text)
     else:
         side = math.isqrt(len(numbers))
-        if side * side != len(numbers) or side < 2:
+        if side * side != len(numbers):
             raise _fail(
                 f"cannot tell the shape of {len(numbers)} number{'s' if len(numbers) != 1 else ''}: "
                 "separate the rows with '/' "
@@ -293,7 +296,7 @@ def position_texts(arguments: Sequence[str]) -> list[str]:
     """
     if len(arguments) >= 2 and all(_LOOSE_TOKEN.fullmatch(a) for a in arguments):
         rows = any("/" in a or ";" in a for a in arguments)
-        if rows or (len(arguments) >= 4 and all(len(a) <= 3 for a in arguments)):
+        if rows or all(len(a) <= 3 for a in arguments):  # no lone number of 3 digits is a position
             return [" ".join(arguments)]
     return list(arguments)
 

@@ -7,10 +7,11 @@ front end can send the very same ones. Importing this module loads neither numpy
 
 >>> from npuzzle import Board
 >>> print(check_text(Board(2, 2, (1, 2, 0, 3)), check_record(Board(2, 2, (1, 2, 0, 3)), "standard")))
-1 2
-_ 3
-  shape 2x2, goal standard: solvable
-  Manhattan distance 1
+2x2 board, goal standard:
+  1 2
+  _ 3
+Solvable
+  Manhattan distance 1: how far each tile is from its goal cell, in rows and columns, summed
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ if TYPE_CHECKING:
     from .search.limits import Iteration, Limit, Progress, Solution
     from .tables import TableInfo
 
-#: ``schema_version`` of every JSON record (``docs/json.md``): raised when a field changes its
-#: meaning or goes away, never for a new field.
-SCHEMA_VERSION = 1
+#: ``schema_version`` of every JSON record (``docs/json.md``, ``data/schema.json``): raised when a
+#: field changes its meaning or type or goes away, never for a new field.
+SCHEMA_VERSION = 2
 
 #: What each ``Solution.status`` of a search stopped early means (other statuses read as they are).
 STATUS_TEXT: dict[str, str] = {
@@ -46,9 +47,10 @@ STATUS_TEXT: dict[str, str] = {
 DRAWN_CELLS = 400
 #: Boards of up to this many cells have their tiles pushed written in hex (one digit a tile).
 HEX_MOVE_CELLS = 16
-#: Solutions of boards above this many cells are too long to show move by move: a front end
-#: offers only their count or a file of moves (see ``printable``).
-MAX_PRINTED_CELLS = 250_000
+#: Boards of more than this many cells (beyond 20x20, where tile numbers of three digits and more
+#: stop being readable) have their moves given as letters only, in text and in JSON; a real-time
+#: answer on them is written as its letters are read out of the packed moves (streamed).
+LETTERS_ONLY_CELLS = DRAWN_CELLS
 
 
 #: A table is advised only after a search that took more than this many CPU seconds.
@@ -121,18 +123,11 @@ def batch_progress_text(done: int, total: int, generated: int, wall_seconds: flo
     """
     rate = generated / wall_seconds if wall_seconds > 0 else 0.0
     speed = f"{rate / 1e6:.1f} M" if rate >= 1e6 else f"{rate / 1e3:.0f} k"
-    return (f"solving on {workers} workers: {done} of {total} positions, {count_text(generated, 'node')}, "
+    return (f"solving on {workers} workers: {done:,} of {total:,} positions, {count_text(generated, 'node')}, "
             f"{speed} nodes/s, {_seconds(wall_seconds)}")
 
 
 # -- solutions ---------------------------------------------------------------------------------
-
-
-def printable(board: Board, method: str) -> bool:
-    """Whether a solution of ``board`` by ``method`` can be shown move by move: real time (which
-    ``auto`` picks on large boards) solves boards of any size, but above ``MAX_PRINTED_CELLS`` its
-    moves are too many to show."""
-    return board.size <= MAX_PRINTED_CELLS or method not in ("auto", "realtime")
 
 
 def search_start_text(board: Board, goal: Goal | Board, heuristic: str = "", bound: int | None = None) -> str:
@@ -143,22 +138,39 @@ def search_start_text(board: Board, goal: Goal | Board, heuristic: str = "", bou
     'solving 2x2, goal standard: first bound 1 from lc (Manhattan distance 1)'
     """
     start = f"solving {board.height}x{board.width}, goal {goal_text(goal, GOAL_TEXT_CELLS)}"
-    md = f"Manhattan distance {board.manhattan(goal)}"
+    md = f"Manhattan distance {board.manhattan(goal):,}"
     if bound is None:
         return f"{start}, {md}"
-    return f"{start}: first bound {bound} from {heuristic} ({md})"
+    return f"{start}: first bound {bound:,} from {heuristic} ({md})"
 
 
 def iteration_text(iteration: Iteration, final: bool) -> str:
     """One IDA* iteration (or A* bound) of a verbose search; ``final`` if it found the solution."""
     state = "solution found" if final else "no solution"
-    return (f"  threshold {iteration.threshold}: {state}, {iteration.generated:,} nodes generated, "
+    return (f"  threshold {iteration.threshold:,}: {state}, {iteration.generated:,} nodes generated, "
             f"{iteration.seconds:.3f} s CPU")
 
 
 def unsolvable_text(board: Board, reason: str) -> str:
-    """An unsolvable position and why: ``1 2 3/4 5 6/8 7 0: unsolvable for the standard goal: ...``."""
-    return f"{format_position(board)}: {reason}"
+    """An unsolvable position: the position and the verdict on one line, the reason (the parities,
+    ``Board.unsolvable_reason``) wrapped and indented below it.
+
+    >>> b = Board(2, 2, (2, 1, 3, 0))
+    >>> print(unsolvable_text(b, b.unsolvable_reason()))
+    2 1/3 0: unsolvable for the standard goal:
+      the tiles (blank included) are an odd permutation of the goal, but the blank is 0 moves from its
+      goal cell (even); every move flips both parities, so they can never both be even as at the goal
+    """
+    return f"{format_position(board)}: {verdict_text(reason)}"
+
+
+def verdict_text(reason: str) -> str:
+    """``Board.unsolvable_reason`` as a verdict (``unsolvable for the standard goal:``) and, on the
+    next lines, why, wrapped and indented."""
+    import textwrap
+
+    verdict, _, why = reason.partition(": ")
+    return verdict + ":\n" + textwrap.fill(why, 100, initial_indent="  ", subsequent_indent="  ")
 
 
 def report_for(solution: Solution) -> dict[str, Any] | None:
@@ -173,12 +185,17 @@ def report_for(solution: Solution) -> dict[str, Any] | None:
 
 
 def _how(solution: Solution) -> str:
-    """Method, heuristic, nodes (not for real time) and wall and CPU time, as the outcome line ends."""
+    """Method, heuristic, nodes (not for real time) and wall and CPU time.
+
+    >>> from npuzzle import solve
+    >>> _how(solve("1 2 3/4 5 6/7 0 8", method="idastar", heuristic="lc"))  # doctest: +ELLIPSIS
+    'idastar, lc: ... nodes generated in ... s (... s CPU)'
+    """
     st = solution.stats
     times = times_text(st.wall_seconds, st.seconds)
     if solution.method.startswith("realtime"):
-        return f"{solution.method}; {times}"
-    return f"{solution.method}, {solution.heuristic}; {count_text(st.generated, 'node')} generated, {times}"
+        return f"{solution.method} in {times}"
+    return f"{solution.method}, {solution.heuristic}: {count_text(st.generated, 'node')} generated in {times}"
 
 
 def stopped_text(status: str, lower_bound: int, limit: Limit | None = None) -> str:
@@ -209,30 +226,44 @@ def _bytes(n: int) -> str:
 
 
 def solution_text(solution: Solution, report: Mapping[str, Any] | None = None, limit: Limit | None = None) -> str:
-    """The board (up to ``DRAWN_CELLS`` cells), the outcome, the solver's note, the tiles pushed
-    and the letters; for a search stopped by a limit, why (with the limit's value from ``limit``)
-    and the bound it proved instead of moves. ``report`` (from ``report_for``) adds the real-time
-    figures as a last line; after a slow search, ``advice_text`` ends it."""
-    board = solution.board
-    lines = [f"{board.height}x{board.width} board, goal {goal_text(solution.goal, GOAL_TEXT_CELLS)}:"]
+    """The board (up to ``DRAWN_CELLS`` cells), the outcome, how it was found, the solver's note,
+    the tiles pushed (up to ``LETTERS_ONLY_CELLS`` cells) and the letters; for a search stopped by
+    a limit, why (with the limit's value from ``limit``) and the bound it proved instead of moves.
+    ``report`` (from ``report_for``) adds the real-time figures; after a slow search,
+    ``advice_text`` ends it. The same text as ``solution_text_parts`` with the letters between."""
+    before, after = solution_text_parts(solution, report, limit)
+    return before + (solution.letters if solution.solved else "") + after
+
+
+def solution_text_parts(solution: Solution, report: Mapping[str, Any] | None = None, limit: Limit | None = None,
+                        *, letters: bool = True) -> tuple[str, str]:
+    """``solution_text`` in two parts, for the letters to be written between them as they are made
+    (a real-time answer streamed from its packed moves); without ``letters`` (a count only) the
+    text has no moves at all and ``after`` is empty."""
+    head = [*_title(solution.board, solution.goal), _outcome_line(solution, limit), f"  {_how(solution)}"]
+    if solution.note:
+        head.append(f"  {solution.note}")
+    tail = [*(_report_lines(report) if report else []), *filter(None, [advice_text(solution)])]
+    if not (letters and solution.solved):
+        return "\n".join(head + tail), ""
+    if solution.board.size <= LETTERS_ONLY_CELLS:
+        style = "hex" if solution.board.size <= HEX_MOVE_CELLS else "numbers"
+        head.append(f"  tiles pushed: {format_moves(solution.moves, style) or '(none: already solved)'}")
+    head.append("  letters:      " + ("" if solution.length else "(none)"))
+    return "\n".join(head), "".join("\n" + line for line in tail)
+
+
+def _title(board: Board, goal: Goal | Board) -> list[str]:
+    """The first lines of a solution: the shape and goal, and the board drawn if it is small."""
+    lines = [f"{board.height}x{board.width} board, goal {goal_text(goal, GOAL_TEXT_CELLS)}:"]
     if board.size <= DRAWN_CELLS:
         lines += ["  " + line for line in str(board).splitlines()]
-    if solution.solved:
-        lines.append(f"Solution: {outcome_text(solution)} ({_how(solution)})")
-    else:
-        lines.append(f"{stopped_text(solution.status, solution.lower_bound, limit)} ({_how(solution)})")
-    if solution.note and not report:  # a real-time note repeats what the report says
-        lines.append(f"  {solution.note}")
-    if solution.solved:
-        style = "hex" if board.size <= HEX_MOVE_CELLS else "numbers"
-        lines.append(f"  tiles pushed: {format_moves(solution.moves, style) or '(none: already solved)'}")
-        lines.append(f"  letters:      {solution.letters or '(none)'}")
-    if report:
-        lines.append(report_text(report, moves=False))
-    advice = advice_text(solution)
-    if advice:
-        lines.append(advice)
-    return "\n".join(lines)
+    return lines
+
+
+def _outcome_line(solution: Solution, limit: Limit | None) -> str:
+    return f"Solution: {outcome_text(solution)}" if solution.solved else stopped_text(
+        solution.status, solution.lower_bound, limit)
 
 
 def advice_text(solution: Solution) -> str:
@@ -266,21 +297,53 @@ def advice_text(solution: Solution) -> str:
     return "\n".join(lines)
 
 
-def solution_record(
-    solution: Solution, report: Mapping[str, Any] | None = None, entry: Entry | None = None
-) -> dict[str, Any]:
+def solution_record(solution: Solution, report: Mapping[str, Any] | None = None, entry: Entry | None = None, *,
+                    moves: bool = True) -> dict[str, Any]:
     """The JSON form of a solution (``docs/json.md``): where it came from (``entry``), the
-    position's shape and tiles, ``Solution.to_dict()``, wall-clock and CPU seconds, and
-    ``report`` (from ``report_for``) when there is one."""
+    position, ``Solution.to_dict()`` with the wall-clock and CPU seconds, ``report`` (from
+    ``report_for``) when there is one, and the moves last: ``moves`` (the tiles pushed; only on
+    boards of up to ``LETTERS_ONLY_CELLS`` cells) and ``letters``. Without ``moves`` (a real-time
+    answer counted, or written to a file) the record has neither, nor the position's tiles."""
     st = solution.stats
-    return {**_head(entry), **position_fields(solution.board), **solution.to_dict(),
-            "wall_seconds": round(st.wall_seconds, 6), "cpu_seconds": round(st.seconds, 6),
-            **({"report": dict(report)} if report else {})}
+    fields = solution.to_dict()
+    record = {**_head("solve", entry), **position_fields(solution.board), "goal": fields.pop("goal"),
+              **{k: v for k, v in fields.items() if k not in ("moves", "letters")},
+              **time_fields(st.wall_seconds, st.seconds), **({"report": report_fields(report)} if report else {})}
+    if not moves:
+        del record["tiles"]
+        return record
+    if solution.board.size <= LETTERS_ONLY_CELLS:
+        record["moves"] = fields["moves"]
+    record["letters"] = fields["letters"]
+    return record
 
 
-def _head(entry: Entry | None) -> dict[str, Any]:
-    """What every record starts with: ``schema_version``, and where its position came from."""
-    return {"schema_version": SCHEMA_VERSION, **origin_fields(entry)}
+def record_parts(record: Mapping[str, Any], key: str) -> tuple[str, str]:
+    """A JSON record as text in two parts, ``record[key]`` (a string that JSON writes as it is,
+    such as ``UDLR`` letters) to be written between them: ``json.dumps(record)`` is
+    ``before + record[key] + after``.
+
+    >>> record_parts({"a": 1, "letters": "UL", "b": [2]}, "letters")
+    ('{"a": 1, "letters": "', '", "b": [2]}')
+    """
+    import json
+
+    keys = list(record)
+    i = keys.index(key)
+    head = json.dumps({k: record[k] for k in keys[:i]})[:-1]
+    tail = json.dumps({k: record[k] for k in keys[i + 1:]})[1:]
+    return head + (", " if i else "") + json.dumps(key) + ': "', '"' + (", " if i + 1 < len(keys) else "") + tail
+
+
+def time_fields(wall_seconds: float, cpu_seconds: float) -> dict[str, float]:
+    """``wall_seconds`` and ``cpu_seconds``, to the microsecond, as every record gives times."""
+    return {"wall_seconds": round(wall_seconds, 6), "cpu_seconds": round(cpu_seconds, 6)}
+
+
+def _head(kind: str, entry: Entry | None) -> dict[str, Any]:
+    """What every record of ``solve`` and ``check`` starts with: ``schema_version``, the kind of
+    record, and where its position came from."""
+    return {**_record(kind), **origin_fields(entry)}
 
 
 def origin_fields(entry: Entry | None) -> dict[str, Any]:
@@ -308,8 +371,7 @@ def shape_fields(height: int, width: int) -> dict[str, Any]:
 
 
 def _record(kind: str) -> dict[str, Any]:
-    """The head of the records of the commands other than ``solve`` and ``check``: the schema's
-    version and the kind of record."""
+    """The head of every record: the schema's version and the kind of record."""
     return {"schema_version": SCHEMA_VERSION, "record": kind}
 
 
@@ -317,15 +379,16 @@ def _record(kind: str) -> dict[str, Any]:
 INPUT_EXCERPT = 200
 
 
-def invalid_record(entry: Entry) -> dict[str, Any]:
-    """The record of an input that is no position: where it is, an excerpt, and why.
+def invalid_record(entry: Entry, command: str = "solve") -> dict[str, Any]:
+    """The record of an input that is no position (``record`` names the ``command``, ``solve`` or
+    ``check``): where it is, an excerpt, and why.
 
     >>> from npuzzle.notation import argument_entries
     >>> invalid_record(argument_entries(["1 2/2 0"])[0])["reason"]
     "duplicate tile 2 in '1 2/2 0'"
     """
     text = entry.text if len(entry.text) <= INPUT_EXCERPT else entry.text[:INPUT_EXCERPT] + "..."
-    return {**_head(entry), "status": "invalid", "input": text, "reason": entry.error}
+    return {**_head(command, entry), "status": "invalid", "input": text, "reason": entry.error}
 
 
 def invalid_text(entry: Entry, many: bool) -> str:
@@ -336,7 +399,7 @@ def invalid_text(entry: Entry, many: bool) -> str:
 
 def unsolvable_record(board: Board, goal: Goal | Board, reason: str, entry: Entry | None = None) -> dict[str, Any]:
     """The record of a position the goal cannot be reached from, and why."""
-    return {**_head(entry), "status": "unsolvable", **position_fields(board), "goal": goal_text(goal),
+    return {**_head("solve", entry), "status": "unsolvable", **position_fields(board), "goal": goal_text(goal),
             "reason": reason}
 
 
@@ -370,7 +433,7 @@ def steps_text(solution: Solution) -> str:
         if step == 0:
             lines.append("start:")
         else:
-            lines.append(f"move {step} of {total}: tile {solution.moves[step - 1]} {solution.letters[step - 1]}")
+            lines.append(f"move {step:,} of {total:,}: tile {solution.moves[step - 1]} {solution.letters[step - 1]}")
         lines += ["  " + line for line in str(board).splitlines()]
     return "\n".join(lines)
 
@@ -389,28 +452,32 @@ def steps_record(solution: Solution) -> list[str]:
 # -- real-time reports -------------------------------------------------------------------------
 
 
-def report_text(report: Mapping[str, Any], moves: bool = True) -> str:
-    """One line of real-time figures (see ``search.realtime.realtime_report``): moves (unless
-    ``moves`` is false: shown beside a solution that gives its length), moves per n^3, per unit
-    of Manhattan distance, the wasted moves if known, and Parberry's bound on square boards."""
-    line = (f"{count_text(report['moves'], 'move')}; " if moves else "  ") + (
-            f"{report['moves_per_n3']:.4f} n^3; "
-            f"{report['moves_per_manhattan'] or 0:.3f} x the Manhattan distance {report['manhattan']:,}")
-    if report.get("wasted") is not None:
-        line += f"; {report['wasted']:,} wasted (raise the Manhattan distance)"
+def _report_lines(report: Mapping[str, Any]) -> list[str]:
+    """The real-time figures (see ``search.realtime.realtime_report``), each term explained:
+    moves per unit of Manhattan distance and per n^3, Parberry's bound on square boards, and the
+    wasted moves if they were counted."""
+    md, n3 = report["manhattan"], f"{report['moves_per_n3']:.4f} n^3"
+    if report["height"] != report["width"]:
+        n3 += " (n^3 read as height x width x (height + width) / 2)"
+    line = f"  {report['moves_per_manhattan'] or 0:.3f} times the Manhattan distance ({md:,}: {MANHATTAN_MEANS}); {n3}"
     if "parberry_bound" in report:
-        line += f"; Parberry's bound {report['parberry_bound']:,}"
-    return line
+        line += f"; Parberry's bound {count_text(report['parberry_bound'], 'move')}"
+    if report.get("wasted") is None:
+        return [line]
+    return [line, f"  {count_text(report['wasted'], 'wasted move')}: moves that take a tile farther from its "
+                  "goal cell (another move must undo each)"]
 
 
-def report_record(report: Mapping[str, Any], method: str, entry: Entry | None = None) -> dict[str, Any]:
-    """The JSON form of a real-time solution given without its moves (counted, or written to a
-    file): where the position came from, its shape (not its tiles: such boards can be huge), the
-    length and the lower bound (the Manhattan distance), the report's figures, and the method
-    (``realtime-greedy`` or ``realtime-parberry``, as in a solution's record)."""
-    shape = {"shape": format_shape((report["height"], report["width"]))} if "height" in report else {}
-    return {**_head(entry), "status": "solved", **shape, "length": report["moves"],
-            "lower_bound": report["manhattan"], **report, "method": f"realtime-{method}"}
+def report_fields(report: Mapping[str, Any]) -> dict[str, Any]:
+    """A real-time report as JSON's ``report`` object: the figures that the record does not hold
+    already (its ``height``, ``width`` and ``length``), ratios to 6 places.
+
+    >>> report_fields({"height": 3, "width": 3, "moves": 5, "manhattan": 3, "moves_per_n3": 5 / 27,
+    ...                "moves_per_manhattan": 5 / 3, "wasted": 1, "parberry_bound": 34})
+    {'manhattan': 3, 'moves_per_n3': 0.185185, 'moves_per_manhattan': 1.666667, 'wasted': 1, 'parberry_bound': 34}
+    """
+    fields = {k: v for k, v in report.items() if k not in ("height", "width", "moves")}
+    return {k: round(v, 6) if isinstance(v, float) else v for k, v in fields.items()}
 
 
 # -- check -------------------------------------------------------------------------------------
@@ -422,7 +489,7 @@ def check_record(board: Board, goal: Goal | Board, entry: Entry | None = None) -
     distance and both parities."""
     reason = board.unsolvable_reason(goal)
     record: dict[str, Any] = {
-        **_head(entry),
+        **_head("check", entry),
         "status": "solvable" if reason is None else "unsolvable",
         **position_fields(board),
         "goal": goal_text(goal),
@@ -437,14 +504,18 @@ def check_record(board: Board, goal: Goal | Board, entry: Entry | None = None) -
 
 
 def check_text(board: Board, record: Mapping[str, Any]) -> str:
-    """The board drawn, then its shape, goal, solvability (or the reason) and Manhattan distance
-    as ``check_record(board, goal)`` found them."""
-    verdict = "solvable" if record["solvable"] else record["reason"]
-    return "\n".join([
-        str(board),
-        f"  shape {record['shape']}, goal {record['goal']}: {verdict}",
-        f"  Manhattan distance {record['manhattan']}",
-    ])
+    """The shape and goal, the board drawn (up to ``DRAWN_CELLS`` cells), then the verdict as
+    ``check_record(board, goal)`` found it: ``Solvable`` and the Manhattan distance, or
+    ``Unsolvable`` and why on the next lines."""
+    if not record["solvable"]:
+        _, _, why = verdict_text(record["reason"]).partition("\n")
+        return "\n".join([*_title(board, record["goal"]), "Unsolvable:", why])
+    return "\n".join([*_title(board, record["goal"]), "Solvable",
+                      f"  Manhattan distance {record['manhattan']:,}: {MANHATTAN_MEANS}"])
+
+
+#: What the Manhattan distance is, where a text first names it.
+MANHATTAN_MEANS = "how far each tile is from its goal cell, in rows and columns, summed"
 
 
 # -- scrambles ---------------------------------------------------------------------------------
@@ -514,7 +585,7 @@ def bench_record(set_name: str, instance_id: int, optimum: int, solution: Soluti
     """One benchmark instance as JSON: the set and id, the published optimum, whether the length
     equals it, the solution's record, Korf's node count with the comparison where it applies, and
     the node count published for the instance (for reference)."""
-    return {**_record("bench-instance"), "set": set_name, "id": instance_id,
+    return {**_record("bench-instance"), "set": set_name, "instance": instance_id,
             "optimum": optimum, "length_ok": solution.solved and solution.length == optimum,
             "korf_nodes": korf_nodes, "nodes_ok": nodes_ok, "published_nodes": published_nodes,
             "solution": {k: v for k, v in solution_record(solution).items() if k != "schema_version"}}
@@ -528,9 +599,8 @@ def bench_total_record(
     return {**_record("bench-summary"), "set": set_name,
             "instances": len(solutions), "generated": sum(s.stats.generated for s in solutions),
             "expanded": sum(s.stats.expanded for s in solutions),
-            "cpu_seconds": round(sum(s.stats.seconds for s in solutions), 6),
-            "wall_seconds": round(sum(s.stats.wall_seconds for s in solutions), 6),
-            "lengths_ok": lengths_ok, "nodes_ok": nodes_ok}
+            **time_fields(sum(s.stats.wall_seconds for s in solutions), sum(s.stats.seconds for s in solutions)),
+            "lengths_matched": lengths_ok, "nodes_matched": nodes_ok}
 
 
 def distribution_text(label: str, counts: Sequence[int], goal_name: str, table: bool = False) -> str:
@@ -557,7 +627,7 @@ def happy_text(height: int, width: int, goal: Goal, counts: Sequence[int]) -> st
     agree = knuth.happy_count_agrees(height, width, goal, counts)
     if agree is not None:
         positions, largest, at_largest = knuth.HAPPY_COUNT
-        lines.append(f"Knuth (15PUZZLE-KORF1, section 3): {positions:,} positions besides the goal, {at_largest} "
+        lines.append(f"Knuth (15PUZZLE-KORF1, section 3): {positions:,} positions besides the goal, {at_largest:,} "
                      f"at the largest distance {largest}: " + ("the same" if agree else "DIFFERENT"))
     return "\n".join(lines)
 
@@ -565,7 +635,7 @@ def happy_text(height: int, width: int, goal: Goal, counts: Sequence[int]) -> st
 def sample_text(height: int, width: int, goal: Goal, seed: int | None, lengths: Sequence[int]) -> str:
     """Optimal lengths of a random sample: a histogram, then the mean, least and greatest."""
     return "\n".join([
-        f"optimal lengths of {len(lengths)} random {height}x{width} positions ({goal} goal, seed {seed}):",
+        f"optimal lengths of {len(lengths):,} random {height}x{width} positions ({goal} goal, seed {seed}):",
         "\n".join(stats.histogram_lines(stats.histogram(lengths))),
         f"mean {sum(lengths) / len(lengths):.3f}, min {min(lengths)}, max {max(lengths)}",
     ])
@@ -573,7 +643,7 @@ def sample_text(height: int, width: int, goal: Goal, seed: int | None, lengths: 
 
 def sample_title(height: int, width: int, count: int) -> str:
     """The title of a sample's histogram image."""
-    return f"{count} random {height}x{width} positions"
+    return f"{count:,} random {height}x{width} positions"
 
 
 def distribution_title(height: int, width: int, counts: Sequence[int], goal_name: str) -> str:
@@ -638,8 +708,8 @@ def table_info_record(info: TableInfo) -> dict[str, Any]:
     return {
         "name": table_name(info),
         "kind": key.kind if key else None,
-        "shape": key.shape if key else None,
-        "goal": key.goal if key else None,
+        "table_shape": key.shape if key else None,
+        "table_goal": key.goal if key else None,
         "internal": bool(key and key.kind in _INTERNAL),
         "file": info.path.name,
         "bytes": info.size,
@@ -659,7 +729,7 @@ def size_text(nbytes: int) -> str:
     for unit, scale in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
         if nbytes >= scale:
             return f"{nbytes / scale:.1f} {unit}"
-    return f"{nbytes} B"
+    return f"{nbytes:,} B"
 
 
 def table_info_text(info: TableInfo) -> str:
@@ -774,7 +844,7 @@ def error_record(reason: str, status: str = "invalid", text: str | None = None) 
     >>> error_record("duplicate tile 2 in '1 2/2 0'", text="1 2/2 0")["status"]
     'invalid'
     >>> error_record("too large: at most 65,536 bytes", "too-large")
-    {'schema_version': 1, 'record': 'error', 'status': 'too-large', 'reason': 'too large: at most 65,536 bytes'}
+    {'schema_version': 2, 'record': 'error', 'status': 'too-large', 'reason': 'too large: at most 65,536 bytes'}
     """
     record = {**_record("error"), "status": status, "reason": reason}
     if text is not None:
@@ -791,7 +861,7 @@ def outcome_text(solution: Solution, limit: Limit | None = None) -> str:
     >>> outcome_text(solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="lc"))
     '31 moves, optimal'
     >>> outcome_text(solve("8 6 7/2 5 4/3 0 1", method="realtime"))  # doctest: +ELLIPSIS
-    '... moves, not proven optimal: lower bound ... (ratio ...)'
+    '... moves, not proven optimal: lower bound ... (no solution is shorter), so at most ... times the optimum'
     """
     if not solution.solved:
         return stopped_text(solution.status, solution.lower_bound, limit)
@@ -799,8 +869,8 @@ def outcome_text(solution: Solution, limit: Limit | None = None) -> str:
     if solution.optimal:
         return f"{count_text(length, 'move')}, optimal"
     bound = solution.lower_bound
-    ratio = f" (ratio {length / bound:.2f})" if bound > 0 else ""
-    return f"{count_text(length, 'move')}, not proven optimal: lower bound {bound}{ratio}"
+    ratio = f", so at most {length / bound:.2f} times the optimum" if bound > 0 else ""
+    return f"{count_text(length, 'move')}, not proven optimal: lower bound {bound:,} (no solution is shorter){ratio}"
 
 
 def how_text(solution: Solution) -> str:
@@ -808,7 +878,7 @@ def how_text(solution: Solution) -> str:
 
     >>> from npuzzle import solve
     >>> how_text(solve("1 2 3/4 5 6/7 0 8", method="idastar", heuristic="lc"))  # doctest: +ELLIPSIS
-    'idastar, lc; ... nodes generated, ... s (... s CPU)'
+    'idastar, lc: ... nodes generated in ... s (... s CPU)'
     """
     return _how(solution)
 
@@ -824,7 +894,7 @@ def progress_record(progress: Progress) -> dict[str, Any]:
     """A running search's progress as JSON: ``bound``, ``generated``, ``wall_seconds``,
     ``cpu_seconds``, ``nodes_per_second``, and ``text`` (``progress_text``)."""
     return {"bound": progress.bound, "generated": progress.generated,
-            "wall_seconds": round(progress.wall_seconds, 3), "cpu_seconds": round(progress.cpu_seconds, 3),
+            **time_fields(progress.wall_seconds, progress.cpu_seconds),
             "nodes_per_second": round(progress.nodes_per_second), "text": progress_text(progress)}
 
 
@@ -846,7 +916,7 @@ def job_record(job_id: str, state: str, *, progress: Progress | None = None,
     ``reason`` when it failed.
 
     >>> job_record("7", "queued")
-    {'schema_version': 1, 'record': 'job', 'id': '7', 'state': 'queued', 'text': 'waiting for a free worker'}
+    {'schema_version': 2, 'record': 'job', 'id': '7', 'state': 'queued', 'text': 'waiting for a free worker'}
     """
     text = progress_text(progress) if progress is not None and state == "running" else JOB_STATE_TEXT[state]
     record: dict[str, Any] = {**_record("job"), "id": job_id, "state": state, "text": text}
@@ -868,7 +938,7 @@ def bounds_text(bounds: Mapping[str, int]) -> str:
     """
     names = {"manhattan": "Manhattan distance", "lc": "linear conflict", "wd": "walking distance",
              "id": "inversion distance"}
-    return ", ".join(f"{names.get(name, name)} {value}" for name, value in bounds.items())
+    return ", ".join(f"{names.get(name, name)} {value:,}" for name, value in bounds.items())
 
 
 def web_check_record(board: Board, goal: Goal | Board, bounds: Mapping[str, int]) -> dict[str, Any]:

@@ -99,16 +99,16 @@ def summary(counts: Sequence[int]) -> str:
     """Largest distance (and how many), mean: ``max distance 31 (2 positions), mean 21.972399``."""
     top = len(counts) - 1
     mean = mean_distance(counts)
-    return f"max distance {top} ({counts[top]} position{'' if counts[top] == 1 else 's'}), mean {mean:.6f}"
+    return f"max distance {top} ({counts[top]:,} position{'' if counts[top] == 1 else 's'}), mean {mean:.6f}"
 
 
 def histogram_lines(counts: Sequence[int], bar_width: int = 50) -> list[str]:
     """One line per distance from the first nonzero count: distance, count, a bar of ``#``."""
     peak = max(counts, default=0)
     first = next((d for d, c in enumerate(counts) if c), len(counts))
-    wide = len(str(peak))
+    wide = len(f"{peak:,}")
     return [
-        f"{d:3d} {c:>{wide}} " + "#" * (round(bar_width * c / peak) if peak else 0)
+        f"{d:3d} {c:>{wide},} " + "#" * (round(bar_width * c / peak) if peak else 0)
         for d, c in enumerate(counts)
         if d >= first
     ]

@@ -43,7 +43,7 @@ class Batch:
         """An input that is no position: its record, or a line on stderr naming its place."""
         self.count("invalid", EXIT_INPUT)
         if self.as_json:
-            self.emit(present.invalid_record(entry))
+            self.emit(present.invalid_record(entry, self.command))
         else:
             self.error(present.invalid_text(entry, self.many))
 

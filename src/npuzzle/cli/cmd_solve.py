@@ -7,7 +7,7 @@ import functools
 import json
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import present
 from ..errors import NPuzzleError
@@ -72,6 +72,10 @@ methods:
             and the ratio to it; more budget, shorter answers
   realtime  any size, moves at once, not optimal (--realtime-method greedy or parberry)
 
+large boards: beyond 20x20 (400 cells) the board is not drawn and the moves are given as
+letters only (text and JSON); a real-time answer there keeps its moves packed, four to a
+byte, and writes them out as letters piece by piece (--count-only: only their number).
+
 exit status: 0 solved, 1 bad input or unsolvable, 2 usage, 3 a limit was reached before a
 solution was found (the lower bound proven so far is printed), 4 the Dask cluster stopped
 answering (the answers received are printed), 130 interrupted (Ctrl-C).
@@ -113,7 +117,7 @@ def add(sub: Subparsers) -> None:
                    "200 MB) and the tables of the bound (pdb:7-8: 550 MB); IDA* stores no nodes")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--count-only", action="store_true",
-                        help="real time: print only the number of moves and the report")
+                        help="real time: the answer without its moves (their number, the lower bound, the figures)")
     output.add_argument("--moves-out", metavar="FILE",
                         help="real time: write the moves as UDLR letters to FILE ('-' = stdout); "
                         "FILE is replaced only once the moves are found")
@@ -145,9 +149,10 @@ def run(args: argparse.Namespace) -> int:
     if streaming and (args.jobs != 1 or args.scheduler):
         raise NPuzzleError("--count-only and --moves-out solve in one process: no --jobs or --scheduler")
     batch = Batch("solve", entries, args.json, ("solved", "stopped", "unsolvable", "invalid"))
-    todo = [e.board for e in entries if e.board is not None and e.board.unsolvable_reason(goal) is None]
+    todo = [e.board for e in entries if e.board is not None and e.board.unsolvable_reason(goal) is None
+            and not _streams(e.board, args, goal)]
     for board in todo:
-        _check_printable(board, args)
+        _check_steps(board, args)
     with workers(args.jobs, args.scheduler, args.oversubscribe) as executor:
         solutions = _solve_many(todo, args, limit, goal, executor) if executor and len(todo) > 1 else None
         shown = False  # text mode: a blank line between two solutions
@@ -162,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
             if shown and not args.json:
                 print()
             shown = True
-            if streaming:
+            if streaming or _streams(entry.board, args, goal):
                 _solve_streaming(entry, args)
                 batch.count("solved")
                 continue
@@ -225,13 +230,21 @@ def _check_moves_out(path: str, count: int) -> None:
     check_writable(path)
 
 
-def _check_printable(board: Board, args: argparse.Namespace) -> None:
+def _streams(board: Board, args: argparse.Namespace, goal: Goal | Board) -> bool:
+    """Whether ``board`` is solved in real time with its moves kept packed and written as they are
+    read out: with --count-only or --moves-out, and for a real-time answer (``--method realtime``,
+    or ``auto`` beyond the beam's boards) on a board of more than ``present.LETTERS_ONLY_CELLS``
+    cells for the standard or blank-first goal."""
+    from ..search import AUTO_BEAM_CELLS
+
     if args.count_only or args.moves_out is not None:
-        return
-    if not present.printable(board, args.method):
-        raise NPuzzleError(
-            f"a {board.height}x{board.width} board has too many moves to print: "
-            "use --count-only or --moves-out FILE")
+        return True
+    realtime = args.method == "realtime" or (args.method == "auto" and args.budget is None and args.weight == 1
+                                             and board.size > AUTO_BEAM_CELLS)
+    return realtime and board.size > present.LETTERS_ONLY_CELLS and isinstance(goal, str)
+
+
+def _check_steps(board: Board, args: argparse.Namespace) -> None:
     if args.steps and board.size > present.DRAWN_CELLS:
         raise NPuzzleError(f"--steps draws boards of at most {present.DRAWN_CELLS} cells, not "
                            f"{board.height}x{board.width}")
@@ -269,29 +282,56 @@ def _start_text(board: Board, args: argparse.Namespace, goal: Goal | Board) -> s
 
 
 def _solve_streaming(entry: Entry, args: argparse.Namespace) -> None:
-    """Real time with --count-only or --moves-out: the moves never become a Python list."""
+    """Real time with the moves packed: counted (--count-only), written to a file (--moves-out), or
+    written as letters into the text or the JSON record as they are read out; never a Python list."""
     with Live(args.quiet).running():
         _stream(entry, args)
 
 
 def _stream(entry: Entry, args: argparse.Namespace) -> None:
-    from ..search.realtime import streamed_report
+    from ..search.realtime import letter_chunks, packed_solution
 
     board = entry.board
     assert board is not None
-    if args.count_only:
-        report = streamed_report(board, goal=args.goal, method=args.realtime_method)
-    elif args.moves_out == "-":
+    solution, packed, report = packed_solution(board, goal=args.goal, method=args.realtime_method,
+                                               count_only=args.count_only)
+    if packed is not None and args.moves_out is None:
+        _write_answer(present.solution_record(solution, report, entry) if args.json else None, solution, report,
+                      letter_chunks(packed))
+        return
+    if packed is not None:
+        _write_moves(letter_chunks(packed), args.moves_out)
+    text = (json.dumps(present.solution_record(solution, report, entry, moves=False)) if args.json
+            else present.solution_text_parts(solution, report, letters=False)[0])
+    print(text, file=sys.stderr if args.moves_out == "-" else sys.stdout, flush=True)
+
+
+def _write_answer(record: dict[str, Any] | None, solution: Solution, report: dict[str, Any],
+                  chunks: Iterator[bytes]) -> None:
+    """The answer's text, or its JSON ``record``, with the letters written chunk by chunk where
+    they belong."""
+    before, after = (present.record_parts(record, "letters") if record is not None
+                     else present.solution_text_parts(solution, report))
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    out.write(before.encode())
+    for chunk in chunks:
+        out.write(chunk)
+    out.write(after.encode() + b"\n")
+    out.flush()
+
+
+def _write_moves(chunks: Iterator[bytes], path: str) -> None:
+    """The moves as letters and a newline, into ``path`` (``-``: the standard output)."""
+    if path == "-":
         try:
-            report = streamed_report(board, sys.stdout.buffer, goal=args.goal, method=args.realtime_method)
+            for chunk in chunks:
+                sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.write(b"\n")
         finally:
             sys.stdout.buffer.flush()
-    else:
-        with writing(args.moves_out) as out:
-            report = streamed_report(board, out, goal=args.goal, method=args.realtime_method)
-    to_stderr = args.moves_out == "-"
-    if args.json:
-        print(json.dumps(present.report_record(report, args.realtime_method, entry)),
-              file=sys.stderr if to_stderr else sys.stdout, flush=True)
-    else:
-        print(present.report_text(report), file=sys.stderr if to_stderr else sys.stdout, flush=True)
+        return
+    with writing(path) as out:
+        for chunk in chunks:
+            out.write(chunk)
+        out.write(b"\n")

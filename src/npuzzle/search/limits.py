@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..board import GOAL_TEXT_CELLS, Board, Goal, goal_text
@@ -216,22 +216,27 @@ class Solution:
                f'<div style="font-family:monospace">{text}</div></div>'
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields ``--json`` prints."""
+        """The solution's own fields of a ``solve --json`` record (``docs/json.md``; the position,
+        the times and the real-time report are added by ``present.solution_record``), the moves
+        last: ``status``, ``length``, ``optimal``, the bounds and ``ratio``, ``method``,
+        ``heuristic``, ``stats`` (node counts and each iteration, seconds to the microsecond),
+        ``note`` if any, ``moves`` and ``letters``."""
+        iterations = [{"threshold": i.threshold, "generated": i.generated, "expanded": i.expanded,
+                       "cpu_seconds": round(i.seconds, 6)} for i in self.stats.iterations]
         return {
-            "board": {"height": self.board.height, "width": self.board.width, "tiles": list(self.board.tiles)},
             "goal": goal_text(self.goal),
-            "moves": list(self.moves),
-            "letters": self.letters,
+            "status": self.status,
             "length": self.length,
             "optimal": self.optimal,
-            "status": self.status,
-            "initial_lower_bound": self.initial_lower_bound,
             "lower_bound": self.lower_bound,
             "ratio": self.ratio,
+            "initial_lower_bound": self.initial_lower_bound,
             "method": self.method,
             "heuristic": self.heuristic,
-            "stats": asdict(self.stats),
+            "stats": {"generated": self.stats.generated, "expanded": self.stats.expanded, "iterations": iterations},
             **({"note": self.note} if self.note else {}),
+            "moves": list(self.moves),
+            "letters": self.letters,
         }
 
 

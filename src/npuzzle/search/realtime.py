@@ -39,7 +39,7 @@ import numpy as np
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from .limits import TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, checked_solution, unfinished
+from .limits import SOLVED, TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, checked_solution, unfinished
 from .quality import proven_bound
 from .registry import Request, check_realtime_method
 
@@ -204,17 +204,20 @@ def realtime_array(board: Board, *, goal: Goal = "standard", method: str = "parb
 
 
 def realtime_packed(board: Board, *, goal: Goal = "standard", method: str = "parberry") -> PackedMoves:
-    """The solution as blank directions packed four to a byte (a quarter of the memory)."""
+    """The solution as blank directions packed four to a byte (a quarter of the memory).
+
+    The moves are written into one buffer sized for 5 n^3 moves (Parberry's bound, n^3 read as
+    height x width x (height + width) / 2): memory the moves never reach is never touched, so it
+    costs no RAM, and the moves are never copied (a longer solution grows the buffer)."""
     work = _check(board, goal, method)
     m = _Machine(work, method)
-    parts = []
+    data = np.empty(max(CHUNK, 5 * board.size * (board.height + board.width) // 2) // 4 + CHUNK // 4, dtype=np.uint8)
     count = 0
     while not m.finished:
-        buf = np.empty(CHUNK // 4, dtype=np.uint8)
-        done = m.run(CHUNK, 3, buf, _NO_TILES)
-        parts.append(buf[: (done + 3) // 4])
-        count += done
-    data = np.concatenate(parts) if parts else _NO_DIRS
+        if len(data) - count // 4 < CHUNK // 4:
+            data = np.concatenate([data, np.empty(len(data), dtype=np.uint8)])
+        count += m.run(CHUNK, 3, data[count // 4 : count // 4 + CHUNK // 4], _NO_TILES)
+    data = data[: (count + 3) // 4]
     if goal == "blank-first":
         np.bitwise_xor(data, 0xFF, out=data)  # 3 - d flips both bits of every field
     return PackedMoves(data, count)
@@ -296,17 +299,42 @@ def realtime_solve(
     moves = tuple(pushed.tolist())
     stats = Stats(expanded=len(moves), generated=len(moves))
     clock.stamp(stats)
-    note = f"{len(moves)} moves, Manhattan distance {board.manhattan(goal)}"
     bound = proven_bound(board, goal)
     if board.size <= PY_REPLAY_CELLS:
         solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats,
-                                    method=f"realtime-{method}", heuristic="none", note=note)
+                                    method=f"realtime-{method}", heuristic="none")
         return dataclasses.replace(solution, lower_bound=bound)
     dirs = directions_of(board, moves)
     replay_directions(board, dirs, goal=goal)
     letters = "".join(_LETTER_OF_BLANK_STEP[d] for d in dirs.tolist())
-    return Solution(board, goal, moves, letters, len(moves), len(moves) == bound, "solved", bound, stats,
-                    f"realtime-{method}", "none", note)
+    return Solution(board, goal, moves, letters, len(moves), len(moves) == bound, SOLVED, bound, stats,
+                    f"realtime-{method}", "none")
+
+
+def packed_solution(
+    board: Board, *, goal: Goal = "standard", method: str = "parberry", count_only: bool = False
+) -> tuple[Solution, PackedMoves | None, dict[str, Any]]:
+    """A real-time answer whose moves never become Python objects, for front ends that write the
+    answers of large boards as they go: the moves packed (``letter_chunks`` reads them out),
+    replayed and checked in a kernel (with ``count_only``, only counted: no moves, and no
+    ``wasted`` in the report); their ``realtime_report``; and the rest of the answer as a
+    ``Solution`` whose ``moves`` and ``letters`` are left empty (``length`` is their number), with
+    the proven lower bound (``quality.proven_bound``) and the time taken.
+
+    >>> s, packed, report = packed_solution(Board(2, 2, (1, 2, 0, 3)))
+    >>> s.length, s.lower_bound, packed.count, b"".join(letter_chunks(packed)), report["wasted"]
+    (1, 1, 1, b'L', 0)
+    """
+    clock = Clock(Limit())
+    packed = None if count_only else realtime_packed(board, goal=goal, method=method)
+    report = realtime_report(board, packed if packed is not None else realtime_count(board, goal=goal, method=method),
+                             goal=goal)
+    stats = Stats(expanded=report["moves"], generated=report["moves"])
+    clock.stamp(stats)
+    bound = proven_bound(board, goal)
+    count = report["moves"]
+    return (Solution(board, goal, (), "", count, count == bound, SOLVED, bound, stats, f"realtime-{method}", "none"),
+            packed, report)
 
 
 def realtime_report(
