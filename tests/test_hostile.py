@@ -224,6 +224,15 @@ def _cli(*argv: str, **kw) -> subprocess.Popen:
                             text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), **kw)
 
 
+def _scrambled(folder, shape: str, seed: int):
+    """A file in ``folder`` holding a random board of ``shape`` (``npuzzle scramble``)."""
+    board = folder / "board.txt"
+    with open(board, "w") as f:
+        subprocess.run([sys.executable, "-m", "npuzzle", "scramble", "--shape", shape, "--seed", str(seed)], stdout=f,
+                       check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    return board
+
+
 def _no_leftovers(folder) -> None:
     assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
 
@@ -239,10 +248,7 @@ def test_moves_out_past_a_file_size_limit_keeps_the_previous_file(tmp_path):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000))
 
-    board = tmp_path / "board.txt"
-    with open(board, "w") as f:
-        subprocess.run([sys.executable, "-m", "npuzzle", "scramble", "--shape", "40x40", "--seed", "3"], stdout=f,
-                       check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    board = _scrambled(tmp_path, "40x40", 3)
     keep = tmp_path / "moves.txt"
     keep.write_text("precious\n")
     proc = _cli("solve", "--file", str(board), "--shape", "40x40", "--moves-out", str(keep), preexec_fn=limited)
@@ -259,10 +265,7 @@ def test_moves_out_interrupted_keeps_the_previous_file(tmp_path):
     import signal
     import time
 
-    board = tmp_path / "board.txt"
-    with open(board, "w") as f:
-        subprocess.run([sys.executable, "-m", "npuzzle", "scramble", "--shape", "400x400", "--seed", "1"], stdout=f,
-                       check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    board = _scrambled(tmp_path, "400x400", 1)
     keep = tmp_path / "moves.txt"
     keep.write_text("precious\n")
     proc = _cli("solve", "--file", str(board), "--shape", "400x400", "--moves-out", str(keep))

@@ -237,9 +237,9 @@ def must_leave(seq, count, lis):
 
 
 @njit
-def line_conflicts(board, home, width, height, line, is_row, seq, lis):
-    """Linear conflicts of one row (``is_row``) or column: its tiles that belong to it, minus the
-    longest increasing subsequence of their goal positions. ``seq``/``lis`` are scratch arrays."""
+def line_sequence(board, home, width, height, line, is_row, seq):
+    """Into ``seq``, the goal positions along one row (``is_row``) or column of its tiles that
+    belong to it, in the line's order; returns how many."""
     length = width if is_row else height
     count = 0
     for i in range(length):
@@ -255,7 +255,14 @@ def line_conflicts(board, home, width, height, line, is_row, seq, lis):
         elif g % width == line:
             seq[count] = g // width
             count += 1
-    return must_leave(seq, count, lis)
+    return count
+
+
+@njit
+def line_conflicts(board, home, width, height, line, is_row, seq, lis):
+    """Linear conflicts of one row (``is_row``) or column: its tiles that belong to it, minus the
+    longest increasing subsequence of their goal positions. ``seq``/``lis`` are scratch arrays."""
+    return must_leave(seq, line_sequence(board, home, width, height, line, is_row, seq), lis)
 
 
 @njit
@@ -265,25 +272,10 @@ def linear_conflict(board, home, width, height):
     seq = np.empty(max(width, height), np.int64)
     tails = np.empty(max(width, height), np.int64)
     total = 0
-    for line in range(height + width):
-        is_row = line < height
-        at = line if is_row else line - height
-        length = width if is_row else height
-        count = 0
-        for i in range(length):
-            cell = at * width + i if is_row else i * width + at
-            t = board[cell]
-            if t == 0:
-                continue
-            g = home[t]
-            if is_row:
-                if g // width == at:
-                    seq[count] = g % width
-                    count += 1
-            elif g % width == at:
-                seq[count] = g // width
-                count += 1
-        total += fewest_leave(seq, count, tails)
+    for r in range(height):
+        total += fewest_leave(seq, line_sequence(board, home, width, height, r, True, seq), tails)
+    for c in range(width):
+        total += fewest_leave(seq, line_sequence(board, home, width, height, c, False, seq), tails)
     return total
 
 
