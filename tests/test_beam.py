@@ -11,7 +11,7 @@ from test_astar import bfs_distances, clear_table_caches
 
 from npuzzle import Board, solve
 from npuzzle.cli import main
-from npuzzle.errors import InvalidBoardError
+from npuzzle.errors import InvalidBoardError, InvalidOptionError, InvalidTypeError
 from npuzzle.geometry import geometry, tiles_from_directions
 from npuzzle.instances import benchmark_set, scramble
 from npuzzle.search import AUTO_BEAM_CELLS
@@ -175,7 +175,7 @@ def test_auto_uses_the_beam_beyond_4x4_and_real_time_beyond_its_size():
 def test_budget_is_refused_out_of_range_and_with_a_method_that_has_none():
     board = scramble(5, 5, 1, seed=1)[0]
     for bad in (0, -1, 3601, float("nan"), True):
-        with pytest.raises(InvalidBoardError, match="budget"):
+        with pytest.raises((InvalidOptionError, InvalidTypeError), match="budget="):  # an option, not a board
             solve(board, budget=bad)
     with pytest.raises(InvalidBoardError, match="--budget applies to the beam search"):
         solve(board, method="idastar", budget=1)
