@@ -1,6 +1,6 @@
 """Benchmark: a warm ``npuzzle solve`` against numba's own floor (issue 31).
 
-    python bench/warm_start.py [--rounds 7] [--src DIR ...] [--data-dir DIR]
+    python bench/warm_start.py [--rounds 7] [--src DIR ...] [--data-dir DIR] [--no-pyc]
 
 The floor is a fresh ``python -c`` that imports numpy and numba and calls one trivial
 ``@numba.njit(cache=True)`` function loaded from numba's on-disk cache. The solves are fresh
@@ -22,8 +22,10 @@ compare two versions; by default the npuzzle that ``python -m npuzzle`` finds. E
 private temporary table store (``NPUZZLE_DATA_DIR``) unless ``--data-dir`` is given.
 
 The children write and use bytecode caches (``PYTHONDONTWRITEBYTECODE`` is cleared), as an
-installed package has them: without, a source checkout's modules (npuzzle's: about 400 kB for a
-solve) are compiled again in every process.
+installed package has them. ``--no-pyc`` sets ``PYTHONDONTWRITEBYTECODE=1`` instead: a source
+tree without ``__pycache__`` (a fresh ``git archive`` export) then has its modules compiled in
+every process (npuzzle's: about 400 kB of source for a solve), as in a development shell that
+sets it.
 """
 
 from __future__ import annotations
@@ -73,9 +75,12 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--src", type=Path, action="append", help="an npuzzle source tree to time (repeatable)")
     p.add_argument("--data-dir", type=Path, help="table store to use (default: a private temporary one per tree)")
+    p.add_argument("--no-pyc", action="store_true", help="children write no bytecode caches (see above)")
     a = p.parse_args()
     base = dict(os.environ)
     base.pop("PYTHONDONTWRITEBYTECODE", None)
+    if a.no_pyc:
+        base["PYTHONDONTWRITEBYTECODE"] = "1"
     trees: list[Path | None] = list(a.src) if a.src else [None]
     with tempfile.TemporaryDirectory(prefix="npuzzle-warm-") as tmp:
         floor_dir = Path(tmp) / "floor"
@@ -106,7 +111,8 @@ def main() -> int:
             print(f"[{number + 1}] {tree}")
     floor = statistics.median(walls["floor"])
     width = max(len(n) for n in names)
-    print(f"{a.rounds} alternating rounds; medians (min-max wall)")
+    bytecode = "compiled in every process" if a.no_pyc else "bytecode caches used"
+    print(f"{a.rounds} alternating rounds, modules {bytecode}; medians (min-max wall)")
     print(f"{'command':<{width}} {'wall_s':>7} {'cpu_s':>7} {'above_floor_s':>14}  range")
     for name in names:
         wall = statistics.median(walls[name])

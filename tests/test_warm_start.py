@@ -148,12 +148,15 @@ def _forge(data: np.ndarray, how: str) -> np.ndarray:
         data[row, 1 + int(np.flatnonzero(data[row, 1 : 1 + 2 * lines] >= 0)[0])] = -1
     elif how == "counts":
         data[12, -2] += 1
+    elif how == "grows-bit":
+        data[20, 1 + int(np.flatnonzero(data[20, 1 : 1 + 2 * lines] >= 0)[0])] ^= 1
     elif how == "outside":
-        data[3, 1 + int(np.flatnonzero(data[3, 1 : 1 + 2 * lines] >= 0)[0])] = len(data)
+        data[3, 1 + int(np.flatnonzero(data[3, 1 : 1 + 2 * lines] >= 0)[0])] = 2 * len(data)
     return data
 
 
-@pytest.mark.parametrize("how", ["distance", "goal-last", "twice", "wrong-move", "missing-move", "counts", "outside"])
+@pytest.mark.parametrize("how", ["distance", "goal-last", "twice", "wrong-move", "missing-move", "counts",
+                                 "grows-bit", "outside"])
 def test_a_forged_walking_table_is_refused_and_rebuilt(store, how):
     """A table with a valid checksum but wrong contents never reaches the kernel."""
     built = wd.walking_tables(4, 4)[0]

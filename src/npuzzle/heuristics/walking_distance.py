@@ -27,11 +27,12 @@ the keys of all reachable tables are checked to be distinct and sorted for a bin
 The tables are kept in the table store (kind ``walking``, pattern ``rows.v1`` or ``cols.v1``: the
 row or the column table of a board shape and goal; one file for square boards), built the first
 time a shape needs them (4x4: 0.2 s in Python, then read in about a millisecond). A stored table
-is an int32 array of one row per occupancy table, ``[dist, trans (2 * lines), flat table,
-blank line]``; every verified load checks it in full (``_problem``): the goal first, every
-table's counts, every transition against the tables it joins, and the distances against the
-transitions, so a table that passes is the one the search would build. A damaged one is
-reported once (``tables.warn_damaged``), built again and replaced.
+is an int32 array of one row per occupancy table, ``[dist, steps (2 * lines), flat table,
+blank line]`` (the kernel's ``steps``, so that loading computes nothing); every verified load
+checks it in full (``_problem``): the goal first, every table's counts, every transition against
+the tables it joins, and the distances against the transitions, so a table that passes is the
+one the search would build. A damaged one is reported once (``tables.warn_damaged``), built
+again and replaced.
 """
 
 from __future__ import annotations
@@ -191,16 +192,19 @@ def _stored_or_built(height: int, width: int, goal: Goal, which: str) -> Walking
 
 
 def _as_array(table: WalkingTable) -> np.ndarray:
-    """The stored form: one int32 row per occupancy table, ``[dist, trans, flat table, blank line]``."""
-    return np.hstack([table.dist.reshape(-1, 1), table.trans.reshape(len(table), 2 * table.lines),
+    """The stored form: one int32 row per occupancy table, ``[dist, steps, flat table, blank line]``."""
+    return np.hstack([table.dist.reshape(-1, 1), table.steps().reshape(len(table), 2 * table.lines),
                       table.states]).astype(np.int32)
 
 
 def _from_array(data: np.ndarray, lines: int, cells: int, blank_line: int) -> WalkingTable:
     """A ``WalkingTable`` from its stored form (checked on load by ``_check_table``)."""
     cut = 1 + 2 * lines
-    return WalkingTable(lines, cells, blank_line, data[:, cut:].astype(np.uint8), data[:, 0].astype(np.uint8),
-                        np.ascontiguousarray(data[:, 1:cut], dtype=np.int32).reshape(-1))
+    steps = np.ascontiguousarray(data[:, 1:cut], dtype=np.int32).reshape(-1)
+    trans = np.where(steps >= 0, steps >> 1, -1).astype(np.int32)
+    table = WalkingTable(lines, cells, blank_line, data[:, cut:].astype(np.uint8), data[:, 0].astype(np.uint8), trans)
+    table.__dict__["_steps"] = steps
+    return table
 
 
 def _check_table(table: store.Table) -> None:
@@ -221,14 +225,15 @@ def _problem(data: np.ndarray, lines: int, cells: int, blank_line: int) -> str |
     blank line ``blank_line``, or None if nothing: the goal's table first and the only one at
     distance 0; every table has the right counts; the tables are distinct; every possible move of
     every table (and no other) leads to the table it makes; every move changes the distance by
-    one and every table but the goal's has a move that lowers it. The tables are then every
-    reachable one and the distances are the exact ones."""
+    one, marked in its step's low bit, and every table but the goal's has a move that lowers it.
+    The tables are then every reachable one and the distances are the exact ones."""
     width = 2 + 2 * lines + lines * lines
     if data.dtype != np.int32 or data.ndim != 2 or data.shape[1] != width or not 0 < data.shape[0] <= MAX_STATES:
         return f"not a walking table of {lines} lines of {cells} cells"
     size = data.shape[0]
     dist = data[:, 0].astype(np.int64)
-    trans = data[:, 1 : 1 + 2 * lines].astype(np.int64)
+    steps = data[:, 1 : 1 + 2 * lines].astype(np.int64)
+    trans = np.where(steps >= 0, steps >> 1, steps)
     states = data[:, 1 + 2 * lines :].astype(np.int64)
     counts = states[:, :-1].reshape(size, lines, lines)
     blank = states[:, -1]
@@ -242,7 +247,7 @@ def _problem(data: np.ndarray, lines: int, cells: int, blank_line: int) -> str |
         return "a table's counts do not fill the board"
     if not _distinct(states):
         return "a table is listed twice"
-    if trans.min() < -1 or trans.max() >= size or dist.min() != 0 or dist.max() > 255 or (dist == 0).sum() != 1:
+    if steps.min() < -1 or trans.max() >= size or dist.min() != 0 or dist.max() > 255 or (dist == 0).sum() != 1:
         return "an entry is out of range"
     lowered = dist == 0
     for direction, step in ((0, -1), (1, 1)):
@@ -266,6 +271,8 @@ def _problem(data: np.ndarray, lines: int, cells: int, blank_line: int) -> str |
             change = dist[dst] - dist[src]
             if not (np.abs(change) == 1).all():
                 return "a move changes the distance by other than one"
+            if not np.array_equal(steps[src, direction * lines + g] & 1, change > 0):
+                return "a move's change of distance is marked wrong"
             lowered[src[change < 0]] = True
     if not lowered.all():
         return "a table has a distance no move lowers"
