@@ -26,7 +26,7 @@ the keys of all reachable tables are checked to be distinct and sorted for a bin
 
 The tables are kept in the table store (kind ``walking``, pattern ``rows.v1`` or ``cols.v1``: the
 row or the column table of a board shape and goal; one file for square boards), built the first
-time a shape needs them (4x4: 0.2 s in Python, then read in about a millisecond). A stored table
+time a shape needs them (4x4: 0.2 s in Python, then read in about 2 ms). A stored table
 is an int32 array of one row per occupancy table, ``[dist, steps (2 * lines), flat table,
 blank line]`` (the kernel's ``steps``, so that loading computes nothing); every verified load
 checks it in full (``_problem``): the goal first, every table's counts, every transition against
