@@ -21,6 +21,8 @@ nor numba; the solvers load them when first used.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING
 
 from .arguments import board_or_text, check_options, shape_of
 from .board import GOALS, Board, Direction, Goal
@@ -37,6 +39,9 @@ from .errors import (
 )
 from .notation import NOTATIONS, format_position, parse_position
 from .search.limits import Iteration, Limit, Progress, Solution
+
+if TYPE_CHECKING:
+    from .search.split import Executor
 
 __version__ = "0.1.0"
 
@@ -123,7 +128,6 @@ def solve(
     >>> solve("0 1 2/3 4 5/6 7 8", goal=parse("1 0 2/3 4 5/6 7 8"), method="idastar").moves  # a goal board
     (1,)
     """
-    from .cluster import workers
     from .search import solve as _solve
 
     check_options(dict(method=method, heuristic=heuristic, goal=goal, timeout=timeout, max_nodes=max_nodes, jobs=jobs,
@@ -131,11 +135,21 @@ def solve(
                        on_iteration=on_iteration, shape=shape, on_progress=on_progress, scheduler=scheduler,
                        budget=budget))
     board = _board(board, shape, limit)
-    with workers(jobs, scheduler) as executor:
+    with _workers(jobs, scheduler) as executor:
         return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
                       goal=_goal(goal, board), weight=weight, realtime_method=realtime_method,
                       on_iteration=on_iteration, pruning=pruning, on_progress=on_progress, executor=executor,
                       budget=budget)
+
+
+def _workers(jobs: int, scheduler: str | None) -> AbstractContextManager[Executor | None]:
+    """``cluster.workers(jobs, scheduler)``; a serial solve (one job, no scheduler) imports neither
+    ``cluster`` nor ``search.split``."""
+    if jobs == 1 and scheduler is None:
+        return nullcontext()
+    from .cluster import workers
+
+    return workers(jobs, scheduler)
 
 
 def solve_many(

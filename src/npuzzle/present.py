@@ -692,8 +692,9 @@ def _superseded(info: TableInfo) -> bool:
 
 
 #: What makes each internal table (tables no ``tables build`` makes).
-_INTERNAL = {"bfs": "exact distances, saved by: npuzzle stats bfs {shape} --save",
-             "fsm": "IDA*'s move automaton, made when first needed"}
+_INTERNAL = {"bfs": "exact distances, saved by: npuzzle stats bfs {shape} --save (or a solve for a goal board)",
+             "fsm": "IDA*'s move automaton, made when first needed",
+             "walking": "walking-distance tables, made when first needed"}
 
 
 def table_info_record(info: TableInfo) -> dict[str, Any]:

@@ -1,15 +1,19 @@
-"""The on-disk store for precomputed tables. It holds three kinds:
+"""The on-disk store for precomputed tables. It holds four kinds:
 
 ``bfs``  exact distances (mod 3, 2 bits a position) of a whole state space (``search.bfs``),
-         saved on request (``npuzzle stats bfs ... --save``); goal ``standard``,
-         ``blank-first`` or ``blank-R,C``.
+         saved on request (``npuzzle stats bfs ... --save``), and for a goal board's blank
+         cell the first time a solve needs one; goal ``standard``, ``blank-first`` or
+         ``blank-R,C``.
 ``pdb``  additive pattern databases (``heuristics.pattern_db``), built by
          ``npuzzle tables build pdb:NAME``; the pattern field lists every pattern's tiles.
 ``fsm``  IDA*'s duplicate-pruning move automaton (``search.fsm``), saved automatically the
          first time a shape needs it; goal ``any``, pattern ``moves<max_len>.v<version>``.
+``walking``  the walking distance's row or column tables (``heuristics.walking_distance``),
+         saved the first time a shape and goal need them; pattern ``rows.v<version>`` or
+         ``cols.v<version>``.
 
-Walking-distance tables and the real-time solver's final-region tables are not stored: they are
-built in memory when first needed.
+The real-time solver's final-region tables are not stored: they are built in memory when first
+needed.
 
 A table is a numpy array plus the inputs that determine it, named by a ``TableKey`` (kind, board
 shape, goal, pattern). Tables live in ``config.data_dir()``; the file name encodes every input

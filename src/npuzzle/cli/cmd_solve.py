@@ -7,6 +7,7 @@ import functools
 import json
 import sys
 import time
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from .. import present
@@ -144,8 +145,6 @@ def run(args: argparse.Namespace) -> int:
     entries = read_entries(args)
     if args.moves_out not in (None, "-"):
         _check_moves_out(args.moves_out, len(entries))
-    from ..cluster import workers
-
     if streaming and (args.jobs != 1 or args.scheduler):
         raise NPuzzleError("--count-only and --moves-out solve in one process: no --jobs or --scheduler")
     batch = Batch("solve", entries, args.json, ("solved", "stopped", "unsolvable", "invalid"))
@@ -153,7 +152,13 @@ def run(args: argparse.Namespace) -> int:
             and not _streams(e.board, args, goal)]
     for board in todo:
         _check_steps(board, args)
-    with workers(args.jobs, args.scheduler, args.oversubscribe) as executor:
+    if args.jobs == 1 and args.scheduler is None:
+        executors: AbstractContextManager[Executor | None] = nullcontext()  # no cluster, no split imported
+    else:
+        from ..cluster import workers
+
+        executors = workers(args.jobs, args.scheduler, args.oversubscribe)
+    with executors as executor:
         solutions = _solve_many(todo, args, limit, goal, executor) if executor and len(todo) > 1 else None
         shown = False  # text mode: a blank line between two solutions
         for entry in entries:

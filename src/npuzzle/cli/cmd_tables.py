@@ -28,7 +28,8 @@ def add(sub: Subparsers) -> None:
     tsub.required = True
     lst = tsub.add_parser("list", help="list the stored tables",
                           description="List the stored tables by the names that build them, with size and "
-                          "date; internal tables (BFS distance tables, the move automaton) are marked, damaged "
+                          "date; internal tables (BFS distance tables, the move automaton; the walking-distance "
+                          "tables, made when first needed, are listed as 'walking') are marked, damaged "
                           "files flagged (files under 1 GB are checked in full).")
     add_json(lst, "print one JSON record per table (docs/json.md)")
     b = tsub.add_parser(
@@ -54,8 +55,9 @@ def add(sub: Subparsers) -> None:
     r = tsub.add_parser("remove", help="remove stored tables",
                         description="Remove stored tables, named as 'npuzzle tables list' shows them: "
                         "pdb:NAME [--shape HxW] [--goal GOAL] (default 4x4, both goals), bfs --shape HxW, "
-                        "automaton --shape HxW, or a file name.")
-    r.add_argument("names", nargs="+", metavar="NAME", help="pdb:NAME, bfs, automaton, or a file name")
+                        "automaton --shape HxW, walking --shape HxW (the walking-distance tables), or a file "
+                        "name.")
+    r.add_argument("names", nargs="+", metavar="NAME", help="pdb:NAME, bfs, automaton, walking, or a file name")
     add_shape(r, help="board shape of the tables (pdb: default 4x4)")
     r.add_argument("--goal", choices=GOALS, default=None, help="only the tables of this goal (default: any)")
 
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from .. import config, tables
 
     if args.tables_command == "list":
-        from ..heuristics import pattern_db  # noqa: F401  (registers the checks of their kinds)
+        from ..heuristics import pattern_db, walking_distance  # noqa: F401  (registers the checks of their kinds)
         from ..search import bfs, fsm  # noqa: F401
         infos = tables.list_tables()
         if args.json:
@@ -92,17 +94,17 @@ def run(args: argparse.Namespace) -> int:
 def _files(name: str, shape: tuple[int, int] | None, goal: str | None) -> list[str]:
     """The file names a name of ``tables remove`` stands for."""
     from .. import tables
-    from ..heuristics import pattern_db
+    from ..heuristics import pattern_db, walking_distance
     from ..search import bfs, fsm
 
     if name.startswith("pdb:"):
         h, w = shape or (4, 4)
         return pattern_db.stored_files(pattern_db.partition_name(name), h, w, goal)  # type: ignore[arg-type]
-    kinds = {"bfs": bfs.KIND, "automaton": fsm.KIND}
+    kinds = {"bfs": bfs.KIND, "automaton": fsm.KIND, "walking": walking_distance.KIND}
     if name in kinds:
         if shape is None:
             raise NPuzzleError(f"say which board: npuzzle tables remove {name} --shape HxW")
-        return tables.matching(kinds[name], *shape, goal if name == "bfs" else None)
+        return tables.matching(kinds[name], *shape, goal if name != "automaton" else None)
     return [name]
 
 

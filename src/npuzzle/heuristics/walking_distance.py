@@ -23,22 +23,39 @@ A* starts from a whole board at every node it expands, so it finds a table's ind
 dictionary: ``hashed_index`` gives every (cell, tile) a random 64-bit weight of its (line, goal
 line) count, so that a table's key, the sum of its board's weights, is a sum over the counts;
 the keys of all reachable tables are checked to be distinct and sorted for a binary search.
+
+The tables are kept in the table store (kind ``walking``, pattern ``rows.v1`` or ``cols.v1``: the
+row or the column table of a board shape and goal; one file for square boards), built the first
+time a shape needs them (4x4: 0.2 s in Python, then read in about 2 ms). A stored table
+is an int32 array of one row per occupancy table, ``[dist, steps (2 * lines), flat table,
+blank line]`` (the kernel's ``steps``, so that loading computes nothing); every verified load
+checks it in full (``_problem``): the goal first, every table's counts, every transition against
+the tables it joins, and the distances against the transitions, so a table that passes is the
+one the search would build. A damaged one is reported once (``tables.warn_damaged``), built
+again and replaced.
 """
 
 from __future__ import annotations
 
 import functools
+import time
 from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import Board, Goal, check_goal, goal_cell
-from ..errors import InvalidBoardError
+from .. import tables as store
+from ..board import GOALS, Board, Goal, check_goal, goal_cell
+from ..errors import InvalidBoardError, MissingTableError, TableFormatError, TableStoreError
 
 #: Boards with more tables than this are refused (the BFS runs in Python: 3x5 has 352,560
 #: column tables and takes 8 s).
 MAX_STATES = 1_000_000
+#: Lookups of a table that scan its states before its dictionary is built (4x4: 0.3 ms each).
+_SCANS = 4
+#: Kind and version of the walking tables in the table store.
+KIND = "walking"
+VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -48,18 +65,40 @@ class WalkingTable:
     lines: int
     cells: int
     goal_blank_line: int
-    index: dict[tuple[int, ...], int]  # flat table + (blank line,) -> index
+    states: np.ndarray  # uint8 [index, lines * lines + 1]: the flat table, then the blank's line
     dist: np.ndarray  # uint8, distance of each table to the goal's
     trans: np.ndarray  # int32, see the module docstring
 
     def __len__(self) -> int:
         return len(self.dist)
 
+    @functools.cached_property
+    def index(self) -> dict[tuple[int, ...], int]:
+        """flat table + (blank line,) -> index (built on first use)."""
+        return {state: i for i, state in enumerate(map(tuple, self.states.tolist()))}
+
+    def position(self, state: tuple[int, ...]) -> int:
+        """The index of ``state`` (a key of ``index``; ``KeyError`` if it is none): the first
+        few lookups scan ``states`` (a search looks up one board), later ones build ``index``."""
+        scans = self.__dict__.get("_scans", 0)
+        if "index" in self.__dict__ or scans >= _SCANS:
+            return self.index[state]
+        self.__dict__["_scans"] = scans + 1
+        found = np.flatnonzero((self.states == np.array(state, dtype=np.int64)).all(axis=1))
+        if found.size == 0:
+            raise KeyError(state)
+        return int(found[0])
+
     def steps(self) -> np.ndarray:
-        """``trans`` with the distance's change folded in (int32, see the module docstring)."""
-        source = np.arange(len(self.trans)) // (2 * self.lines)
-        grows = self.dist[np.maximum(self.trans, 0)] > self.dist[source]
-        return np.where(self.trans >= 0, 2 * self.trans + grows, -1).astype(np.int32)
+        """``trans`` with the distance's change folded in (int32, see the module docstring;
+        made once: not to be changed)."""
+        made = self.__dict__.get("_steps")
+        if made is None:
+            source = np.arange(len(self.trans)) // (2 * self.lines)
+            grows = self.dist[np.maximum(self.trans, 0)] > self.dist[source]
+            made = np.where(self.trans >= 0, 2 * self.trans + grows, -1).astype(np.int32)
+            self.__dict__["_steps"] = made
+        return made
 
 
 def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> WalkingTable:
@@ -104,18 +143,153 @@ def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> Walking
     trans = np.full(len(states) * 2 * lines, -1, dtype=np.int32)
     for i, direction, g, key in edges:
         trans[(i * 2 + direction) * lines + g] = index[key]
-    return WalkingTable(lines, cells, goal_blank_line, index, np.array(dist, dtype=np.uint8), trans)
+    table = WalkingTable(lines, cells, goal_blank_line, np.array(states, dtype=np.uint8),
+                         np.array(dist, dtype=np.uint8), trans)
+    table.__dict__["index"] = index  # built anyway: kept for the plain-Python lookups
+    return table
 
 
 @functools.cache
 def walking_tables(height: int, width: int, goal: Goal = "standard") -> tuple[WalkingTable, WalkingTable]:
-    """The row table (lines = rows) and the column table of a ``height x width`` board."""
+    """The row table (lines = rows) and the column table of a ``height x width`` board: from the
+    table store, else built and stored there (see the module docstring)."""
     check_goal(goal)
-    blank = goal_cell(0, height * width, goal)
-    rows = build_walking_table(height, width, blank // width)
+    rows = _stored_or_built(height, width, goal, "rows")
     if height == width:
         return rows, rows
-    return rows, build_walking_table(width, height, blank % width)
+    return rows, _stored_or_built(height, width, goal, "cols")
+
+
+def table_key(height: int, width: int, goal: Goal, which: str) -> store.TableKey:
+    """The store's name of the row (``which="rows"``) or column table of a board shape and goal."""
+    return store.TableKey(KIND, height, width, goal, f"{which}.v{VERSION}")
+
+
+def _dimensions(height: int, width: int, goal: Goal, which: str) -> tuple[int, int, int]:
+    """The lines, cells per line and goal blank line of a board's row or column table."""
+    blank = goal_cell(0, height * width, goal)
+    return (height, width, blank // width) if which == "rows" else (width, height, blank % width)
+
+
+def _stored_or_built(height: int, width: int, goal: Goal, which: str) -> WalkingTable:
+    lines, cells, blank_line = _dimensions(height, width, goal, which)
+    key = table_key(height, width, goal, which)
+    try:
+        return _from_array(store.load_table(key).data, lines, cells, blank_line)
+    except MissingTableError:
+        pass  # not built yet: build it (4x4: 0.2 s)
+    except TableFormatError as e:
+        store.warn_damaged(e, "building it again and replacing it")
+    start = time.process_time()
+    table = build_walking_table(lines, cells, blank_line)
+    meta = {"lines": lines, "cells": cells, "goal_blank_line": blank_line, "states": len(table),
+            "build_cpu_seconds": round(time.process_time() - start, 3)}
+    try:
+        store.save_table(key, _as_array(table), meta)
+    except TableStoreError:
+        pass  # a read-only store (or no store at all): build it again next time
+    return table
+
+
+def _as_array(table: WalkingTable) -> np.ndarray:
+    """The stored form: one int32 row per occupancy table, ``[dist, steps, flat table, blank line]``."""
+    return np.hstack([table.dist.reshape(-1, 1), table.steps().reshape(len(table), 2 * table.lines),
+                      table.states]).astype(np.int32)
+
+
+def _from_array(data: np.ndarray, lines: int, cells: int, blank_line: int) -> WalkingTable:
+    """A ``WalkingTable`` from its stored form (checked on load by ``_check_table``)."""
+    cut = 1 + 2 * lines
+    steps = np.ascontiguousarray(data[:, 1:cut], dtype=np.int32).reshape(-1)
+    trans = np.where(steps >= 0, steps >> 1, -1).astype(np.int32)
+    table = WalkingTable(lines, cells, blank_line, data[:, cut:].astype(np.uint8), data[:, 0].astype(np.uint8), trans)
+    table.__dict__["_steps"] = steps
+    return table
+
+
+def _check_table(table: store.Table) -> None:
+    """A stored walking table is exactly the one ``build_walking_table`` makes, up to the order
+    of the tables after the goal's (run on every verified load: ``tables.register_check``)."""
+    key = table.key
+    which = key.pattern.removesuffix(f".v{VERSION}")
+    if which not in ("rows", "cols") or key.goal not in GOALS:
+        raise TableFormatError(f"table file {table.path}: not a walking-distance table ({key.pattern})")
+    lines, cells, blank_line = _dimensions(key.height, key.width, key.goal, which)  # type: ignore[arg-type]
+    problem = _problem(table.data, lines, cells, blank_line)
+    if problem is not None:
+        raise TableFormatError(f"table file {table.path}: {problem} (the table is corrupt)")
+
+
+def _problem(data: np.ndarray, lines: int, cells: int, blank_line: int) -> str | None:
+    """What is wrong with a stored walking table of ``lines`` lines of ``cells`` cells and goal
+    blank line ``blank_line``, or None if nothing: the goal's table first and the only one at
+    distance 0; every table has the right counts; the tables are distinct; every possible move of
+    every table (and no other) leads to the table it makes; every move changes the distance by
+    one, marked in its step's low bit, and every table but the goal's has a move that lowers it.
+    The tables are then every reachable one and the distances are the exact ones."""
+    width = 2 + 2 * lines + lines * lines
+    if data.dtype != np.int32 or data.ndim != 2 or data.shape[1] != width or not 0 < data.shape[0] <= MAX_STATES:
+        return f"not a walking table of {lines} lines of {cells} cells"
+    size = data.shape[0]
+    dist = data[:, 0].astype(np.int64)
+    steps = data[:, 1 : 1 + 2 * lines].astype(np.int64)
+    trans = np.where(steps >= 0, steps >> 1, steps)
+    states = data[:, 1 + 2 * lines :].astype(np.int64)
+    counts = states[:, :-1].reshape(size, lines, lines)
+    blank = states[:, -1]
+    goal = np.diag([cells - (g == blank_line) for g in range(lines)])
+    if not (np.array_equal(counts[0], goal) and blank[0] == blank_line):
+        return "its first table is not the goal's"
+    line = np.arange(lines)
+    if (counts.min() < 0 or blank.min() < 0 or blank.max() >= lines
+            or not np.array_equal(counts.sum(axis=2), cells - (line[None, :] == blank[:, None]))
+            or not np.array_equal(counts.sum(axis=1), np.broadcast_to(cells - (line == blank_line), (size, lines)))):
+        return "a table's counts do not fill the board"
+    if not _distinct(states):
+        return "a table is listed twice"
+    if steps.min() < -1 or trans.max() >= size or dist.min() != 0 or dist.max() > 255 or (dist == 0).sum() != 1:
+        return "an entry is out of range"
+    lowered = dist == 0
+    for direction, step in ((0, -1), (1, 1)):
+        nb = blank + step
+        inside = (nb >= 0) & (nb < lines)
+        for g in range(lines):
+            target = trans[:, direction * lines + g]
+            here = np.flatnonzero(inside)
+            possible = np.zeros(size, bool)
+            possible[here] = counts[here, nb[here], g] > 0
+            if not np.array_equal(target >= 0, possible):
+                return "a move is missing or leads nowhere"
+            src = np.flatnonzero(possible)
+            made = states[src].copy()
+            made[np.arange(src.size), nb[src] * lines + g] -= 1
+            made[np.arange(src.size), blank[src] * lines + g] += 1
+            made[:, -1] = nb[src]
+            dst = target[src]
+            if not np.array_equal(states[dst], made):
+                return "a move leads to the wrong table"
+            change = dist[dst] - dist[src]
+            if not (np.abs(change) == 1).all():
+                return "a move changes the distance by other than one"
+            if not np.array_equal(steps[src, direction * lines + g] & 1, change > 0):
+                return "a move's change of distance is marked wrong"
+            lowered[src[change < 0]] = True
+    if not lowered.all():
+        return "a table has a distance no move lowers"
+    return None
+
+
+def _distinct(rows: np.ndarray) -> bool:
+    """Whether the rows of a 2-D integer array are distinct: distinct random 64-bit sums prove it
+    (fast); else the rows are sorted and compared."""
+    weights = np.random.default_rng(0).integers(0, 2**64, size=rows.shape[1], dtype=np.uint64, endpoint=False)
+    if len(np.unique((rows.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64))) == len(rows):
+        return True
+    ordered = rows[np.lexsort(rows.T[::-1])]
+    return bool((np.diff(ordered, axis=0) != 0).any(axis=1).all())
+
+
+store.register_check(KIND, _check_table)
 
 
 @dataclass(frozen=True)
@@ -144,7 +318,7 @@ def hashed_indices(height: int, width: int, goal: Goal = "standard") -> tuple[Ha
 def _hashed(table: WalkingTable, line_of: np.ndarray, goal_line: np.ndarray) -> HashedIndex:
     """Draw weights (seed 0, 1, ...) until the keys of ``table``'s states are distinct."""
     lines = table.lines
-    states = np.array(list(table.index), dtype=np.int64)
+    states = table.states.astype(np.int64)
     count, blank_line = states[:, :-1].astype(np.uint64), states[:, -1]
     for seed in range(100):
         rng = np.random.default_rng(seed)
@@ -161,8 +335,7 @@ def _hashed(table: WalkingTable, line_of: np.ndarray, goal_line: np.ndarray) -> 
         weights[cell * n] = w_blank[line_of[cell]]
         weights[cell * n + 1 : (cell + 1) * n] = w_count[line_of[cell] * lines + goal_line[1:]]
     order = np.argsort(keys)
-    index = np.array(list(table.index.values()), dtype=np.int32)
-    return HashedIndex(weights, keys[order], index[order])
+    return HashedIndex(weights, keys[order], order.astype(np.int32))
 
 
 def occupancy_keys(board: Board, goal: Goal = "standard") -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -182,7 +355,7 @@ def walking_indices(board: Board, goal: Goal = "standard") -> tuple[int, int]:
     """The indices of ``board``'s row and column occupancy tables."""
     rt, ct = walking_tables(board.height, board.width, goal)
     rk, ck = occupancy_keys(board, goal)
-    return rt.index[rk], ct.index[ck]
+    return rt.position(rk), ct.position(ck)
 
 
 def walking_distance(board: Board, goal: Goal = "standard") -> int:

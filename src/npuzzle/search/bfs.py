@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
-from ..errors import InvalidBoardError, TableFormatError
+from ..errors import InvalidBoardError, TableFormatError, TableStoreError
 from ..geometry import geometry, neighbours
 from .limits import Clock, Limit, Solution, Stats, checked_solution
 
@@ -403,25 +403,38 @@ def happy_count(
 
 
 #: Boards of up to this many cells (2x5: 1,814,400 positions, about a second) have the distance
-#: table of any goal blank cell made in memory when none is saved.
+#: table of any goal blank cell made when none is saved, and saved in the table store (as
+#: ``npuzzle stats bfs HxW --blank-cell R,C --save`` saves it), so later processes read it.
 IN_MEMORY_CELLS = 10
 
 
 @lru_cache(maxsize=4)
 def _memory_table(height: int, width: int, blank: int) -> np.ndarray:
-    return run_bfs(space(height, width, blank), progress=False)[0]
+    """The table made by a search, and saved in the store (where it can be written)."""
+    table, counts = run_bfs(space(height, width, blank), progress=False)
+    try:
+        save_distance_table(height, width, blank, table, counts)
+    except TableStoreError:
+        pass  # a read-only store (or no store at all): made again by the next process
+    return table
 
 
 def blank_cell_walk(board: Board, blank: int) -> tuple[tuple[int, ...], Stats]:
     """An optimal path (tiles pushed, and the stats of the walk) from ``board`` to ``goal_board(h, w, blank)``:
-    from the saved table of that goal, or one made in memory on boards of up to
-    ``IN_MEMORY_CELLS`` cells; ``MissingTableError`` names the command that saves it otherwise."""
+    from the saved table of that goal, or, on boards of up to ``IN_MEMORY_CELLS`` cells, one made
+    now and saved (a damaged saved one is reported once and replaced); ``MissingTableError``
+    names the command that saves it otherwise."""
     h, w = board.shape
     _check_shape(h, w, MAX_CELLS, "the exhaustive search")
     board.require_solvable(goal_board(h, w, blank))
-    saved = _saved_table(h, w, blank)
-    if saved is not None:
-        return _walk_table(board, saved, blank)
+    try:
+        saved = _saved_table(h, w, blank)
+        if saved is not None:
+            return _walk_table(board, saved, blank)
+    except TableFormatError as e:
+        if board.size > IN_MEMORY_CELLS:
+            raise
+        store.warn_damaged(e, "searching again and replacing it")
     if board.size > IN_MEMORY_CELLS:
         load_distance_table(h, w, blank_cell=blank)  # raises MissingTableError naming the command
     clock = Clock(Limit())  # the table's search counts (once per process)
