@@ -134,3 +134,25 @@ def test_registry_names():
     for bad in ("lc+wd", "xyz", "pdb:", "pdb:a+pdb:b", "manhattan+"):
         with pytest.raises(InvalidBoardError, match="unknown heuristic"):
             parse(bad)
+
+
+@pytest.mark.parametrize("lines, cells", [(2, 3), (3, 2), (3, 3), (3, 4), (4, 3), (2, 5), (5, 2), (4, 4), (3, 5)])
+def test_the_walking_tables_are_counted_without_searching(lines, cells):
+    from npuzzle.heuristics.walking_distance import build_walking_table, table_count
+
+    for blank_line in {0, lines - 1}:
+        assert table_count(lines, cells, blank_line, 10**7) == len(build_walking_table(lines, cells, blank_line))
+
+
+def test_a_board_with_too_many_walking_tables_is_refused_before_any_search(monkeypatch):
+    """5x5 used to search 10.8 s and take 1.26 GB before refusing; 10x10 (through the web page)
+    26 s and 2.4 GB."""
+    from npuzzle.heuristics import walking_distance
+
+    def no_search(*args):
+        raise AssertionError("the search started")
+
+    monkeypatch.setattr(walking_distance, "deque", no_search)
+    for lines, cells in ((5, 5), (10, 10), (6, 4)):
+        with pytest.raises(InvalidBoardError, match="more than 1,000,000 tables"):
+            walking_distance.build_walking_table(lines, cells, lines - 1)
