@@ -282,3 +282,17 @@ def test_a_real_time_answer_beyond_20x20_is_letters_only(capsys):
     data = record(out)
     assert "moves" not in data and data["letters"] == letters and data["length"] == len(letters)
     assert data["report"]["wasted"] == (len(letters) - data["report"]["manhattan"]) // 2
+
+
+def test_a_streamed_answer_stops_at_its_time_limit(capsys, tmp_path):
+    position = run(capsys, "scramble", "--shape", "21x21", "--seed", "4")[1].strip()
+    status, out, _ = run(capsys, "solve", position, "--method", "realtime", "--timeout", "1e-6")
+    assert status == 3 and "Stopped at the time limit (1e-06 s) before finding a solution" in out
+    assert "letters" not in out
+    status, out, _ = run(capsys, "solve", position, "--method", "realtime", "--timeout", "1e-6", "--json")
+    data = record(out)
+    assert status == 3 and data["status"] == "timeout" and data["length"] is None and data["letters"] == ""
+    assert data["lower_bound"] >= parse_position(position).manhattan()
+    moves = tmp_path / "moves.txt"
+    status, _, _ = run(capsys, "solve", position, "--moves-out", str(moves), "--timeout", "1e-6")
+    assert status == 3 and not moves.exists()

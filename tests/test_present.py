@@ -225,7 +225,8 @@ def test_realtime_solution_with_its_report():
         "  realtime-greedy in 0.003 s (0.002 s CPU)",
         "  tiles pushed: 8",
         "  letters:      L",
-        f"  1.000 times the Manhattan distance (1: {present.MANHATTAN_MEANS}); 0.0370 n^3; Parberry's bound 34 moves",
+        f"  1.000 times the Manhattan distance (1: {present.MANHATTAN_MEANS}); 0.0370 n^3; Parberry's bound 34 moves "
+        "(his algorithm's most)",
         "  0 wasted moves: moves that take a tile farther from its goal cell (another move must undo each)",
     ]
     record = valid(present.solution_record(solution, report))

@@ -85,7 +85,7 @@ def test_a_shared_8_puzzle_is_solved_and_played_to_the_goal(server: Server, brow
     wait_for(browser, lambda: "Manhattan distance 21, linear conflict 23" in text(browser, "bounds"))
     browser.find_element(By.ID, "solve").click()
     wait_for(browser, lambda: text(browser, "outcome") == "31 moves, optimal")
-    assert text(browser, "how").startswith("idastar, wd+id; ")
+    assert text(browser, "how").startswith("idastar, wd+id: ")
     assert text(browser, "steps") == "31" and tiles(browser) == "8 6 7 2 5 4 3 0 1"
     browser.execute_script("const s = document.getElementById('speed'); s.value = s.max;")
     browser.find_element(By.ID, "play").click()

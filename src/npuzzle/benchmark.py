@@ -188,7 +188,7 @@ def _row_text(row: Row) -> str:
     flag = "" if row.length_ok else "  LENGTH MISMATCH" if sol.solved else f"  {sol.status}"
     extra = f"  {inst.published_nodes:>15,}" if inst.published_nodes is not None else ""
     if row.compare_nodes and row.nodes_ok is not None:
-        extra = f"  {inst.recomputed_nodes}" + ("" if row.nodes_ok else " NODE COUNT DIFFERS")
+        extra = f"  {inst.recomputed_nodes:,}" + ("" if row.nodes_ok else " NODE COUNT DIFFERS")
     return (f"{inst.id:4d}  {sol.length if sol.solved else '-':>6}  {inst.optimal_length:7d}  "
             f"{st.generated:>11,}  {st.expanded:>11,}  {st.seconds:7.3f}  {rate:8.1f}{extra}{flag}\n")
 

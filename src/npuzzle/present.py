@@ -461,7 +461,7 @@ def _report_lines(report: Mapping[str, Any]) -> list[str]:
         n3 += " (n^3 read as height x width x (height + width) / 2)"
     line = f"  {report['moves_per_manhattan'] or 0:.3f} times the Manhattan distance ({md:,}: {MANHATTAN_MEANS}); {n3}"
     if "parberry_bound" in report:
-        line += f"; Parberry's bound {count_text(report['parberry_bound'], 'move')}"
+        line += f"; Parberry's bound {count_text(report['parberry_bound'], 'move')} (his algorithm's most)"
     if report.get("wasted") is None:
         return [line]
     return [line, f"  {count_text(report['wasted'], 'wasted move')}: moves that take a tile farther from its "

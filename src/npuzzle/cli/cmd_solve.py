@@ -173,8 +173,8 @@ def run(args: argparse.Namespace) -> int:
                 print()
             shown = True
             if streaming or _streams(entry.board, args, goal):
-                _solve_streaming(entry, args)
-                batch.count("solved")
+                solved = _solve_streaming(entry, args, limit).solved
+                batch.count("solved" if solved else "stopped", EXIT_OK if solved else EXIT_LIMIT)
                 continue
             solution = next(solutions) if solutions is not None else _solve(entry.board, args, limit, goal, executor)
             _show(solution, entry, args, limit)
@@ -286,29 +286,35 @@ def _start_text(board: Board, args: argparse.Namespace, goal: Goal | Board) -> s
     return present.search_start_text(board, goal, *first_bound(board, goal, args.heuristic))
 
 
-def _solve_streaming(entry: Entry, args: argparse.Namespace) -> None:
+def _solve_streaming(entry: Entry, args: argparse.Namespace, limit: Limit) -> Solution:
     """Real time with the moves packed: counted (--count-only), written to a file (--moves-out), or
     written as letters into the text or the JSON record as they are read out; never a Python list."""
     with Live(args.quiet).running():
-        _stream(entry, args)
+        return _stream(entry, args, limit)
 
 
-def _stream(entry: Entry, args: argparse.Namespace) -> None:
+def _stream(entry: Entry, args: argparse.Namespace, limit: Limit) -> Solution:
     from ..search.realtime import letter_chunks, packed_solution
 
     board = entry.board
     assert board is not None
     solution, packed, report = packed_solution(board, goal=args.goal, method=args.realtime_method,
-                                               count_only=args.count_only)
+                                               count_only=args.count_only, limit=limit)
+    if report is None:  # stopped by the time limit: no moves to write
+        text = (json.dumps(present.solution_record(solution, None, entry)) if args.json
+                else present.solution_text(solution, None, limit))
+        print(text, file=sys.stderr if args.moves_out == "-" else sys.stdout, flush=True)
+        return solution
     if packed is not None and args.moves_out is None:
         _write_answer(present.solution_record(solution, report, entry) if args.json else None, solution, report,
                       letter_chunks(packed))
-        return
+        return solution
     if packed is not None:
         _write_moves(letter_chunks(packed), args.moves_out)
     text = (json.dumps(present.solution_record(solution, report, entry, moves=False)) if args.json
             else present.solution_text_parts(solution, report, letters=False)[0])
     print(text, file=sys.stderr if args.moves_out == "-" else sys.stdout, flush=True)
+    return solution
 
 
 def _write_answer(record: dict[str, Any] | None, solution: Solution, report: dict[str, Any],

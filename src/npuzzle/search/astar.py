@@ -469,14 +469,13 @@ class _Search:
         self._finish_stats()
         bound = int(self.ctl[6])
         why = {
-            TIMEOUT: "time limit reached",
-            NODE_LIMIT: f"node limit of {self.limit.max_nodes} generated nodes reached",
-            MEMORY_LIMIT: f"memory limit of {_mib(self.max_memory)} reached with {int(self.ctl[0])} positions stored",
-            INTERRUPTED: "interrupted",
-        }[status]
-        note = f"{why}: every solution needs at least {bound} moves"
+            TIMEOUT: "",
+            NODE_LIMIT: "",
+            MEMORY_LIMIT: f"{int(self.ctl[0]):,} positions stored within the memory limit of {_mib(self.max_memory)}",
+            INTERRUPTED: "",
+        }[status]  # the limit and the bound are the outcome's: only what it does not say
         sol = unfinished(self.board, self.goal, status, bound, stats=self.stats, method=self.method,
-                         heuristic=self.heuristic, note=note)
+                         heuristic=self.heuristic, note=why)
         return self._result(sol)
 
     def _found(self, node: int) -> AStarRun:
@@ -488,7 +487,7 @@ class _Search:
         note = ""
         if self.weight != 1:
             w = f"{float(self.weight):g}"
-            note = f"weighted A* with w = {w}: length <= {w} x optimal; every solution needs at least {bound} moves"
+            note = f"weighted A* with w = {w}: length <= {w} x optimal"
         sol = checked_solution(self.board, self.goal, moves, optimal=optimal, stats=self.stats,
                      method=self.method, heuristic=self.heuristic, note=note)
         return self._result(replace(sol, lower_bound=min(bound, len(moves))))

@@ -209,11 +209,20 @@ def realtime_packed(board: Board, *, goal: Goal = "standard", method: str = "par
     The moves are written into one buffer sized for 5 n^3 moves (Parberry's bound, n^3 read as
     height x width x (height + width) / 2): memory the moves never reach is never touched, so it
     costs no RAM, and the moves are never copied (a longer solution grows the buffer)."""
+    packed = _packed(board, goal, method, Clock(Limit()))
+    assert packed is not None
+    return packed
+
+
+def _packed(board: Board, goal: Goal, method: str, clock: Clock) -> PackedMoves | None:
+    """``realtime_packed``, or None if ``clock``'s time limit is reached (between two chunks)."""
     work = _check(board, goal, method)
     m = _Machine(work, method)
     data = np.empty(max(CHUNK, 5 * board.size * (board.height + board.width) // 2) // 4 + CHUNK // 4, dtype=np.uint8)
     count = 0
     while not m.finished:
+        if clock.expired():
+            return None
         if len(data) - count // 4 < CHUNK // 4:
             data = np.concatenate([data, np.empty(len(data), dtype=np.uint8)])
         count += m.run(CHUNK, 3, data[count // 4 : count // 4 + CHUNK // 4], _NO_TILES)
@@ -312,21 +321,29 @@ def realtime_solve(
 
 
 def packed_solution(
-    board: Board, *, goal: Goal = "standard", method: str = "parberry", count_only: bool = False
-) -> tuple[Solution, PackedMoves | None, dict[str, Any]]:
+    board: Board, *, goal: Goal = "standard", method: str = "parberry", count_only: bool = False,
+    limit: Limit | None = None
+) -> tuple[Solution, PackedMoves | None, dict[str, Any] | None]:
     """A real-time answer whose moves never become Python objects, for front ends that write the
     answers of large boards as they go: the moves packed (``letter_chunks`` reads them out),
     replayed and checked in a kernel (with ``count_only``, only counted: no moves, and no
     ``wasted`` in the report); their ``realtime_report``; and the rest of the answer as a
     ``Solution`` whose ``moves`` and ``letters`` are left empty (``length`` is their number), with
-    the proven lower bound (``quality.proven_bound``) and the time taken.
+    the proven lower bound (``quality.proven_bound``) and the time taken. ``limit.timeout`` is
+    honoured between chunks of moves (not with ``count_only``): a search stopped by it gives a
+    stopped ``Solution`` with that bound, and no moves nor report.
 
     >>> s, packed, report = packed_solution(Board(2, 2, (1, 2, 0, 3)))
     >>> s.length, s.lower_bound, packed.count, b"".join(letter_chunks(packed)), report["wasted"]
     (1, 1, 1, b'L', 0)
     """
-    clock = Clock(Limit())
-    packed = None if count_only else realtime_packed(board, goal=goal, method=method)
+    clock = Clock(limit or Limit())
+    packed = None if count_only else _packed(board, goal, method, clock)
+    if packed is None and not count_only:
+        stats = Stats()
+        clock.stamp(stats)
+        return unfinished(board, goal, TIMEOUT, proven_bound(board, goal), stats=stats, method=f"realtime-{method}",
+                          heuristic="none"), None, None
     report = realtime_report(board, packed if packed is not None else realtime_count(board, goal=goal, method=method),
                              goal=goal)
     stats = Stats(expanded=report["moves"], generated=report["moves"])
