@@ -156,3 +156,23 @@ def test_a_board_with_too_many_walking_tables_is_refused_before_any_search(monke
     for lines, cells in ((5, 5), (10, 10), (6, 4)):
         with pytest.raises(InvalidBoardError, match="more than 1,000,000 tables"):
             walking_distance.build_walking_table(lines, cells, lines - 1)
+
+
+def test_building_walking_tables_counts_against_the_searchs_limits(tmp_path, monkeypatch):
+    """--heuristic wd on a 3x5 board searches 352,560 column tables in Python (seconds) before
+    the search starts: that build used to run whatever --timeout or --max-memory said."""
+    from npuzzle import solve
+    from npuzzle.heuristics import walking_distance
+    from npuzzle.instances import random_board
+
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path))
+    walking_distance.walking_tables.cache_clear()
+    board = random_board(3, 5, 4)
+    try:
+        s = solve(board, method="idastar", heuristic="wd", max_memory=100 << 20)
+        assert s.status == "memory-limit" and "MiB" in s.note and s.lower_bound == board.manhattan()
+        s = solve(board, method="idastar", heuristic="wd", timeout=0.2)
+        assert s.status == "timeout" and "walking-distance table" in s.note
+        assert not list(tmp_path.glob("walking_*cols*"))  # the column tables, stopped, were not kept
+    finally:
+        walking_distance.walking_tables.cache_clear()

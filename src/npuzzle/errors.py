@@ -122,6 +122,19 @@ class TableStoreError(NPuzzleError):
     """
 
 
+class TableBuildStopped(NPuzzleError):
+    """A table a search needed first (walking distance) would overrun the search's time or
+    memory limit: the search ends as stopped at that limit (``status``), nothing searched.
+
+    >>> TableBuildStopped("timeout", "stopped").status
+    'timeout'
+    """
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class ClusterLostError(NPuzzleError):
     """The Dask cluster stopped answering midway (its scheduler died or the network went): the
     message says how much was done; the command line prints the answers it has, then this, and

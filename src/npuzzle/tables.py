@@ -62,6 +62,7 @@ is allocated. A command that can do without a damaged table calls ``warn_damaged
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import errno
 import hashlib
@@ -86,7 +87,7 @@ from typing import Any
 import numpy as np
 
 from . import config
-from .errors import MissingTableError, TableFormatError, TableStoreError, TableWarning, quote_input
+from .errors import MissingTableError, TableBuildStopped, TableFormatError, TableStoreError, TableWarning, quote_input
 
 FORMAT_VERSION = 1
 MAGIC = b"NPUZTBL\n"
@@ -682,6 +683,45 @@ def remove_table(which: TableKey | str) -> bool:
         pass  # a stale stamp matches no file: harmless
     return True
 
+
+
+@dataclass(frozen=True)
+class BuildAllowance:
+    """What a table made for one search may spend: the search's wall-clock deadline
+    (``time.monotonic()``) and its memory limit (bytes); None, no bound."""
+
+    deadline: float | None = None
+    max_bytes: int | None = None
+
+
+_allowance: contextvars.ContextVar[BuildAllowance | None] = contextvars.ContextVar("build_allowance", default=None)
+
+
+@contextmanager
+def build_allowance(timeout: float | None, max_bytes: int | None) -> Iterator[None]:
+    """Within the block, tables built on the way (``check_build``) stop at ``timeout`` seconds
+    from now and refuse to need more than ``max_bytes``."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    token = _allowance.set(BuildAllowance(deadline, max_bytes))
+    try:
+        yield
+    finally:
+        _allowance.reset(token)
+
+
+def check_build(what: str, nbytes: int = 0) -> None:
+    """``TableBuildStopped`` if building ``what`` has passed the block's deadline, or would need
+    ``nbytes`` beyond its memory limit (see ``build_allowance``)."""
+    allowed = _allowance.get() or BuildAllowance()
+    if allowed.max_bytes is not None and nbytes > allowed.max_bytes:
+        raise TableBuildStopped(MEMORY_LIMIT_STATUS, f"{what} would need about {nbytes / 2**20:,.0f} MiB, more than "
+                                f"the memory limit ({allowed.max_bytes / 2**20:,.0f} MiB)")
+    if allowed.deadline is not None and time.monotonic() >= allowed.deadline:
+        raise TableBuildStopped(TIMEOUT_STATUS, f"the time limit was reached while {what} was being built")
+
+
+#: The statuses a stopped build gives its search (``search.limits.TIMEOUT``, ``MEMORY_LIMIT``).
+TIMEOUT_STATUS, MEMORY_LIMIT_STATUS = "timeout", "memory-limit"
 
 
 class Progress:

@@ -52,6 +52,9 @@ from ..errors import InvalidBoardError, MissingTableError, TableFormatError, Tab
 #: Boards with more tables than this are refused (the BFS runs in Python: 3x5 has 352,560
 #: column tables and takes 8 s).
 MAX_STATES = 1_000_000
+#: The memory the search for the tables takes, per table (its tuple, index entry and moves;
+#: measured: a million tables of 5x5 took 1.26 GB).
+BUILD_BYTES = 1300
 #: Lookups of a table that scan its states before its dictionary is built (4x4: 0.3 ms each).
 _SCANS = 4
 #: Kind and version of the walking tables in the table store.
@@ -108,10 +111,13 @@ def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> Walking
     A state is the flat ``lines x lines`` table (row-major: line, then goal line) followed by the
     blank's line. Moves are reversible, so the distance from the goal is the distance to it.
     Shapes with more than ``MAX_STATES`` tables are refused before the search (``table_count``)."""
-    if table_count(lines, cells, goal_blank_line, MAX_STATES) is None:
+    count = table_count(lines, cells, goal_blank_line, MAX_STATES)
+    if count is None:
         raise InvalidBoardError(
             f"the walking distance of lines of {cells} cells in {lines} lines has more "
             f"than {MAX_STATES:,} tables: use lc or a pattern database for this board")
+    what = f"the walking-distance table of {lines} lines of {cells} cells ({count:,} tables)"
+    store.check_build(what, count * BUILD_BYTES)  # the search's limits hold for its tables too
     goal = [0] * (lines * lines) + [goal_blank_line]
     for g in range(lines):
         goal[g * lines + g] = cells - (g == goal_blank_line)
@@ -137,6 +143,8 @@ def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> Walking
                 nxt[-1] = nb
                 key = tuple(nxt)
                 if key not in index:
+                    if len(states) % 4096 == 0:
+                        store.check_build(what)
                     if len(states) >= MAX_STATES:
                         raise InvalidBoardError(
                             f"the walking distance of lines of {cells} cells in {lines} lines has more "

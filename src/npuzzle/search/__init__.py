@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ..board import Board, Goal, check_goal
-from ..errors import InvalidBoardError
+from ..errors import InvalidBoardError, TableBuildStopped
 from ..heuristics import HEURISTICS
-from .limits import Limit, Progress, ProgressCallback, Solution, Stats
+from .limits import Limit, Progress, ProgressCallback, Solution, Stats, unfinished
 from .registry import (
     METHODS,
     PRUNING,
@@ -100,9 +100,22 @@ def solve(
         if answer is not None:
             return answer
         method = _auto_method(board, request)
-    if method == "idastar" and request.executor is not None:  # its tree split over the executor's workers
-        return SPLIT.load()(board, request)
-    return registered(method).load()(board, request)
+    return _run(board, goal, method, request)
+
+
+def _run(board: Board, goal: Goal, method: str, request: Request) -> Solution:
+    """The search ``method`` on ``board``, tables made on the way (walking distance) held to the
+    request's limits too: one they stop ends the search as stopped at that limit."""
+    from .. import tables as store
+
+    solver = SPLIT.load() if method == "idastar" and request.executor is not None else registered(method).load()
+    limit = request.limit or Limit()
+    try:
+        with store.build_allowance(limit.timeout, limit.max_memory):
+            return solver(board, request)
+    except TableBuildStopped as stop:
+        return unfinished(board, goal, stop.status, board.manhattan(goal), stats=Stats(), method=method,
+                          heuristic=request.heuristic, note=str(stop))
 
 
 def _request(

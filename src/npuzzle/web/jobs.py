@@ -40,6 +40,9 @@ FINAL_STATES = frozenset({"done", "cancelled", "failed"})
 #: Boards of at most this many cells are solved in milliseconds by any method (a distance table
 #: or IDA* on the 8-puzzle): the fast lane takes them.
 CHEAP_CELLS = 9
+#: A job's memory limit (A*'s node store, tables made on the way): a 10x10 board with the
+#: walking distance grew the server's processes to 2.4 GB.
+JOB_MEMORY = 1 << 30
 #: A worker whose peak memory passed this many bytes during a job is replaced after it.
 RSS_LIMIT = 512 << 20
 
@@ -100,7 +103,7 @@ def _solve(job_id: str, request: SolveRequest, conn: Connection) -> tuple[str, s
             last = now
             conn.send(("progress", job_id, p))
 
-    limit = Limit(timeout=request.timeout)
+    limit = Limit(timeout=request.timeout, max_memory=JOB_MEMORY)
     try:
         solution = solve(request.position, goal=request.goal, method=request.method, heuristic=request.heuristic,
                          weight=request.weight, limit=limit, on_progress=progress)
