@@ -24,6 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fuzzing import (  # noqa: E402
+    FORGED_OUTCOMES,
+    INTERRUPTED_OUTCOMES,
     check_cli,
     check_forged,
     check_interrupted,
@@ -80,10 +82,16 @@ def main() -> int:
         failed |= run("command line", args.cli, lambda r: _cli(r, tmp), args.seed)
         failed |= run("table loader", args.tables, _table_runner(), args.seed)
         failed |= run("forged tables", args.forged, _forged, args.seed)
+        _outcomes(FORGED_OUTCOMES)
         failed |= run("interrupted output", args.interrupted, lambda r: _interrupted(r, tmp), args.seed)
+        _outcomes(INTERRUPTED_OUTCOMES)
         failed |= run("API misuse", args.api, _api, args.seed)
     print(f"total: {time.perf_counter() - start:.0f} s")
     return 1 if failed else 0
+
+
+def _outcomes(counts: collections.Counter[str]) -> None:
+    print("  outcomes: " + "; ".join(f"{kind} {n}" for kind, n in sorted(counts.items())))
 
 
 def _forged(rnd: random.Random) -> tuple[str | None, str]:

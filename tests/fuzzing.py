@@ -13,6 +13,7 @@ naming the parameter.
 
 from __future__ import annotations
 
+import collections
 import os
 import random
 import signal
@@ -205,6 +206,11 @@ FORGED_SHAPES = [(2, 3), (3, 2), (2, 4), (4, 2), (2, 3), (2, 4), (3, 3)]
 FORGERIES = ("shuffle", "set", "swap", "bytes", "rotate", "other-goal", "distribution", "rewrite")
 
 
+#: What the forged-table runs saw, by forgery: "reported" (a changed table, bypassed with a
+#: warning) or "used" (an unchanged one, answering); the fuzz run prints it.
+FORGED_OUTCOMES: collections.Counter[str] = collections.Counter()
+
+
 @dataclass(frozen=True)
 class Forgery:
     """A saved BFS table forged in one way (``kind``, drawn with ``seed``), then ``positions``
@@ -319,6 +325,7 @@ def check_forged(f: Forgery) -> str | None:
             if not changed and s.method != "bfs-table":
                 return "the genuine table not used"
     reported = [str(w.message) for w in caught if issubclass(w.category, TableWarning)]
+    FORGED_OUTCOMES[f"{f.kind}: {'reported' if reported else 'used'}"] += 1
     if changed and not reported:
         return "a forged table not reported"
     if changed and not all(str(path) in m for m in reported):
@@ -348,6 +355,9 @@ class Interruption:
     previous: bytes | None
     method: str
 
+
+#: How the interrupted-output runs ended (exit status and what FILE held); the fuzz run prints it.
+INTERRUPTED_OUTCOMES: collections.Counter[str] = collections.Counter()
 
 #: A Ctrl-C this early lands while Python itself starts and imports the package, before npuzzle
 #: runs; Python prints its own KeyboardInterrupt traceback then (FILE is not touched yet).
@@ -418,6 +428,8 @@ def check_interrupted(case: Interruption, tmp: Path, data_dir: Path) -> str | No
         return f"temporary file left (exit status {proc.returncode})"
     after = target.read_bytes() if target.exists() else None
     code = proc.returncode
+    kept = "FILE as it was" if after == case.previous else "FILE replaced"
+    INTERRUPTED_OUTCOMES[f"{case.stop}: exit {code if code >= 0 else 'by signal ' + str(-code)}, {kept}"] += 1
     if code == -signal.SIGINT and case.stop == "sigint" and not err:
         # Ctrl-C after the command has ended (FILE written, its line printed), while Python shuts
         # down: the process ends by the signal (status 130 to a shell). FILE is what it was or
