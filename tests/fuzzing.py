@@ -361,7 +361,7 @@ INTERRUPTED_OUTCOMES: collections.Counter[str] = collections.Counter()
 
 #: A Ctrl-C this early lands while Python itself starts and imports the package, before npuzzle
 #: runs; Python prints its own KeyboardInterrupt traceback then (FILE is not touched yet).
-STARTUP_SECONDS = 1.5
+STARTUP_SECONDS = 1.0
 
 
 def interruption(rnd: random.Random) -> Interruption:
@@ -371,9 +371,10 @@ def interruption(rnd: random.Random) -> Interruption:
     previous = None if rnd.random() < 0.3 else rnd.choice([
         b"", b"precious\n", bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 300))),
         b"LRUD" * rnd.randrange(1, 1000), b"\n" * rnd.randrange(1, 10)])
-    return Interruption(side, rnd.randrange(1 << 32), stop, rnd.uniform(0, 1.5e-7 * moves + 1),
-                        rnd.random() < 0.5, int(moves * 10 ** rnd.uniform(-4, 0.2)), previous,
-                        rnd.choice(["greedy", "greedy", "parberry"]))
+    # the run takes about 1.3e-7 s a move here; a quarter of the size limits let the answer through
+    fsize = int(moves * (rnd.uniform(1.0, 1.5) if rnd.random() < 0.25 else 10 ** rnd.uniform(-4, 0)))
+    return Interruption(side, rnd.randrange(1 << 32), stop, rnd.uniform(0, 1.3e-7 * moves + 0.3),
+                        rnd.random() < 0.5, fsize, previous, rnd.choice(["greedy", "greedy", "parberry"]))
 
 
 def check_interrupted(case: Interruption, tmp: Path, data_dir: Path) -> str | None:
@@ -396,15 +397,19 @@ def check_interrupted(case: Interruption, tmp: Path, data_dir: Path) -> str | No
     if case.previous is not None:
         target.write_bytes(case.previous)
 
-    def limited() -> None:
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (case.fsize, case.fsize))
+    def child() -> None:
+        # Ctrl-C as at a terminal, even when this process was started in the background (which
+        # ignores SIGINT, and a child inherits that: it would never be interrupted)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if case.stop == "fsize":
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (case.fsize, case.fsize))
 
     argv = [sys.executable, "-m", "npuzzle", "solve", "--file", str(folder / "board.txt"), "--shape",
             f"{case.side}x{case.side}", "--moves-out", str(target), "--realtime-method", case.method]
     env = {**os.environ, "NPUZZLE_DATA_DIR": str(data_dir)}
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            preexec_fn=limited if case.stop == "fsize" else None)
+                            preexec_fn=child)
     try:
         if case.stop == "sigint":
             start = time.monotonic()
