@@ -1,8 +1,9 @@
-"""Fuzz run: the position parsers, the command line and the table loader on hostile input, for
-longer than the test suite does (tests/test_fuzz.py runs the same generators and checks under
-hypothesis with a fixed seed and a small budget).
+"""Fuzz run: the position parsers, the command line and the table loader on hostile input, forged
+distance tables, interrupted output and misuse of the Python API, for longer than the test suite
+does (tests/test_fuzz.py runs the same generators and checks with a fixed seed and a small budget).
 
-    python bench/fuzz.py [--seed 1] [--parser 20000] [--cli 200] [--tables 5000]
+    python bench/fuzz.py [--seed 1] [--parser 20000] [--cli 150] [--tables 20000] [--forged 300]
+                         [--interrupted 40] [--api 2000]
 
 Prints, for each target, the number of runs and the failures by kind (with the first input of
 each kind), and exits with status 1 if anything failed. Runs in a temporary table store.
@@ -22,7 +23,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fuzzing import check_cli, check_parse, check_table, cli_argv, mutate, position_text, shape  # noqa: E402
+from fuzzing import (  # noqa: E402
+    FORGED_OUTCOMES,
+    INTERRUPTED_OUTCOMES,
+    check_cli,
+    check_forged,
+    check_interrupted,
+    check_misuse,
+    check_parse,
+    check_table,
+    cli_argv,
+    forgery,
+    interruption,
+    misuse,
+    mutate,
+    position_text,
+    shape,
+    shown,
+)
 
 Failures = dict[str, tuple[int, str]]
 
@@ -49,16 +67,49 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--parser", type=int, default=20_000, help="parser inputs (each parsed three ways)")
-    ap.add_argument("--cli", type=int, default=200, help="command lines (one process each)")
-    ap.add_argument("--tables", type=int, default=5_000, help="damaged table loads")
+    ap.add_argument("--cli", type=int, default=150, help="command lines (one process each)")
+    ap.add_argument("--tables", type=int, default=20_000, help="damaged table loads")
+    ap.add_argument("--forged", type=int, default=300, help="forged BFS tables (each solved on a few positions)")
+    ap.add_argument("--interrupted", type=int, default=40,
+                    help="--moves-out runs stopped by Ctrl-C or a file-size limit (one process each)")
+    ap.add_argument("--api", type=int, default=2_000, help="calls of the Python API with a wrong argument")
     args = ap.parse_args()
+    start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         os.environ["NPUZZLE_DATA_DIR"] = str(tmp / "store")
         failed = run("parser", args.parser, lambda r: _parse(r, tmp), args.seed)
         failed |= run("command line", args.cli, lambda r: _cli(r, tmp), args.seed)
         failed |= run("table loader", args.tables, _table_runner(), args.seed)
+        failed |= run("forged tables", args.forged, _forged, args.seed)
+        _outcomes(FORGED_OUTCOMES)
+        failed |= run("interrupted output", args.interrupted, lambda r: _interrupted(r, tmp), args.seed)
+        _outcomes(INTERRUPTED_OUTCOMES)
+        failed |= run("API misuse", args.api, _api, args.seed)
+    print(f"total: {time.perf_counter() - start:.0f} s")
     return 1 if failed else 0
+
+
+def _outcomes(counts: collections.Counter[str]) -> None:
+    print("  outcomes: " + "; ".join(f"{kind} {n}" for kind, n in sorted(counts.items())))
+
+
+def _forged(rnd: random.Random) -> tuple[str | None, str]:
+    f = forgery(rnd)
+    return check_forged(f), repr(f)
+
+
+def _interrupted(rnd: random.Random, tmp: Path) -> tuple[str | None, str]:
+    case = interruption(rnd)
+    previous = None if case.previous is None else len(case.previous)
+    described = (f"{case.side}x{case.side} seed {case.seed} {case.method}: {case.stop} after={case.after:.2f} "
+                 f"from_tmp={case.from_tmp} fsize={case.fsize} previous={previous} bytes")
+    return check_interrupted(case, tmp, tmp / "cli-store"), described
+
+
+def _api(rnd: random.Random) -> tuple[str | None, str]:
+    m, index = misuse(rnd)
+    return check_misuse(m, index), f"{m.function}({m.parameter}={shown(m.values[index])})"
 
 
 def _parse(rnd: random.Random, tmp: Path) -> tuple[str | None, str]:

@@ -7,7 +7,23 @@ from __future__ import annotations
 import random
 
 import pytest
-from fuzzing import check_cli, check_parse, check_table, cli_argv, mutate, position_text, shape
+from fuzzing import (
+    _genuine,
+    check_cli,
+    check_forged,
+    check_interrupted,
+    check_misuse,
+    check_parse,
+    check_table,
+    cli_argv,
+    forgery,
+    interruption,
+    misuse,
+    mutate,
+    position_text,
+    shape,
+    shown,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,3 +80,26 @@ def test_damaged_tables_are_refused_or_identical(saved, monkeypatch, rnd, which)
 
 def test_the_generators_are_reproducible():
     assert [cli_argv(random.Random(3)) for _ in range(2)] == [cli_argv(random.Random(3))] * 2
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_forged_tables_are_reported_and_never_answer(tmp_path, monkeypatch, seed):
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(tmp_path / "store"))
+    _genuine.cache_clear()  # this store holds no genuine table yet
+    f = forgery(random.Random(seed))
+    assert check_forged(f) is None, f
+
+
+#: Seeds whose cases are short (boards of 100 to 257 tiles a side): Ctrl-C once the temporary file
+#: exists (2, 10), a file-size limit that stops the answer (4) and one that lets it through (12).
+@pytest.mark.parametrize("seed", [2, 4, 10, 12])
+def test_interrupted_output_keeps_the_previous_file_or_completes(tmp_path, seed):
+    case = interruption(random.Random(seed))
+    assert check_interrupted(case, tmp_path, tmp_path / "store") is None, case
+
+
+def test_api_misuse_raises_errors_naming_the_parameter():
+    rnd = random.Random(5)
+    for _ in range(300):
+        m, index = misuse(rnd)
+        assert check_misuse(m, index) is None, (m.function, m.parameter, shown(m.values[index]))

@@ -179,7 +179,7 @@ def solve_many(
 
     check_options({"jobs": jobs, "scheduler": scheduler, "goal": goal, "shape": shape, "method": method,
                    "heuristic": heuristic, "timeout": timeout, "max_nodes": max_nodes, "pruning": pruning})
-    if isinstance(boards, str | Board) or not isinstance(boards, Iterable):
+    if isinstance(boards, str | bytes | bytearray | Board) or not isinstance(boards, Iterable):
         raise InvalidTypeError(f"boards={quote_input(boards)}: give a list (or any iterable) of positions")
     read = [_board(b, shape) for b in boards]
     limit = _limit(None, timeout, max_nodes, None)
@@ -219,7 +219,10 @@ def _board(board: object, shape: Shape | None, limit: object = None) -> Board:
 def _goal(goal: Goal | Board | str, board: Board) -> Goal | Board:
     """A goal's name, or a goal board (a position as text is read in the board's shape)."""
     if isinstance(goal, str) and goal not in GOALS and any(ch.isdigit() for ch in goal):
-        return parse(goal, board.shape)
+        try:
+            return parse(goal, board.shape)
+        except InvalidBoardError as e:
+            raise InvalidBoardError(f"goal={quote_input(goal)}: {e}") from None
     return goal  # type: ignore[return-value]  # a wrong name is refused by the search
 
 

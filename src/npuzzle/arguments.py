@@ -35,11 +35,20 @@ def is_real(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _float(value: object) -> float:
+    """A real number as a float; an int too large for one (``10**400``) is infinity, which every
+    range here refuses (``float()`` would raise ``OverflowError``)."""
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf  # type: ignore[operator]
+
+
 def seconds(value: object, name: str, most: float = MAX_SECONDS) -> float:
     """A number of seconds above 0 and at most ``most``."""
     if not is_real(value):
         raise InvalidTypeError(f"{_named(name, value)}: give a number of seconds")
-    number = float(value)  # type: ignore[arg-type]
+    number = _float(value)
     if not (0 < number <= most and math.isfinite(number)):
         raise InvalidOptionError(f"{_named(name, value)}: give a finite number of seconds, more than 0 and at "
                                  f"most {most:,.0f}")
@@ -59,7 +68,7 @@ def real(value: object, name: str, least: float, most: float) -> float:
     """A finite number from ``least`` to ``most``."""
     if not is_real(value):
         raise InvalidTypeError(f"{_named(name, value)}: give a number")
-    number = float(value)  # type: ignore[arg-type]
+    number = _float(value)
     if not (least <= number <= most):
         raise InvalidOptionError(f"{_named(name, value)}: give a number from {least:g} to {most:g}")
     return number

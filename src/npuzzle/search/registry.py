@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board, Goal
-from ..errors import InvalidBoardError
+from ..errors import InvalidBoardError, quote_input
 from .limits import Iteration, Limit, ProgressCallback, Solution
 
 if TYPE_CHECKING:
@@ -106,19 +106,20 @@ METHODS: tuple[str, ...] = ("auto", *REGISTRY)
 def method(name: str) -> Method:
     """The registered search ``name``; ``InvalidBoardError`` naming the choices otherwise."""
     if name not in REGISTRY:
-        raise InvalidBoardError(f"unknown method {name!r}: use one of {', '.join(METHODS)}")
+        raise InvalidBoardError(f"unknown method {quote_input(name)}: use one of {', '.join(METHODS)}")
     return REGISTRY[name]
 
 
 def check_pruning(pruning: str) -> str:
     """``pruning`` if it is one of ``PRUNING``, else ``InvalidBoardError`` naming them."""
     if pruning not in PRUNING:
-        raise InvalidBoardError(f"unknown pruning {pruning!r}: use one of {', '.join(PRUNING)}")
+        raise InvalidBoardError(f"unknown pruning {quote_input(pruning)}: use one of {', '.join(PRUNING)}")
     return pruning
 
 
 def check_realtime_method(name: str) -> str:
     """``name`` if it is one of ``REALTIME_METHODS``, else ``InvalidBoardError`` naming them."""
     if name not in REALTIME_METHODS:
-        raise InvalidBoardError(f"unknown real-time method {name!r}: use one of {', '.join(REALTIME_METHODS)}")
+        raise InvalidBoardError(f"unknown real-time method {quote_input(name)}: use one of "
+                                f"{', '.join(REALTIME_METHODS)}")
     return name
