@@ -219,9 +219,18 @@ def test_moves_out_keeps_the_file_when_nothing_is_solved(capsys, tmp_path):
     assert not fresh.exists()
 
 
-def _cli(*argv: str, **kw) -> subprocess.Popen:
+def _cli(*argv: str, preexec_fn=None) -> subprocess.Popen:
+    """The command line in a process of its own, Ctrl-C restored to Python's default (a job run
+    in the background, as CI may run the tests, has it ignored, and its children inherit that)."""
+    import signal
+
+    def start() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if preexec_fn is not None:
+            preexec_fn()
+
     return subprocess.Popen([sys.executable, "-m", "npuzzle", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), **kw)
+                            text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), preexec_fn=start)
 
 
 def _scrambled(folder, shape: str, seed: int):
