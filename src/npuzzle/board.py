@@ -312,8 +312,11 @@ class Board:
     def apply(self, moves: Iterable[int | Direction | str]) -> Board:
         """Apply moves given as tile numbers, ``Direction`` values or letters, in order.
 
-        Raises ``IllegalMoveError`` naming the step that fails.
+        Raises ``IllegalMoveError`` naming the step that fails, ``InvalidTypeError`` for moves
+        that are no sequence.
         """
+        if not isinstance(moves, Iterable) or isinstance(moves, bytes):
+            raise InvalidTypeError(f"moves={quote_input(moves)}: give tile numbers, Directions or letters, in order")
         tiles = list(self.tiles)
         blank = self._blank
         w, h = self.width, self.height
