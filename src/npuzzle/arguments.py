@@ -14,6 +14,7 @@ npuzzle.errors.InvalidTypeError: timeout=True: give a number of seconds
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -110,6 +111,19 @@ def board_or_text(value: object, name: str = "board") -> Board | str:
     return value
 
 
+#: A Dask scheduler's address: ``tcp://HOST:PORT``, ``tls://HOST:PORT`` or ``HOST:PORT``.
+_ADDRESS = re.compile(r"((tcp|tls|ws|wss)://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):[0-9]{1,5}/?")
+
+
+def scheduler_address(value: object, name: str = "scheduler") -> str:
+    """A Dask scheduler's address, checked for its form before anyone tries to reach it."""
+    address = text(value, name)
+    if not _ADDRESS.fullmatch(address):
+        raise InvalidOptionError(f"{_named(name, value)}: give a Dask scheduler's address, such as "
+                                 "tcp://127.0.0.1:8786")
+    return address
+
+
 def _optional(check: Callable[[object, str], object]) -> Callable[[object, str], object]:
     return lambda value, name: None if value is None else check(value, name)
 
@@ -123,7 +137,7 @@ CHECKS: dict[str, Callable[[object, str], object]] = {
     "weight": lambda v, n: real(v, n, 1, 1000),
     "on_iteration": callback, "on_progress": callback,
     "jobs": lambda v, n: count(v, n, least=0, most=4096),
-    "scheduler": _optional(text),
+    "scheduler": _optional(lambda v, n: scheduler_address(v, n)),
     "budget": _optional(lambda v, n: seconds(v, n, most=3600)),
     "shape": _optional(shape_of),
     "goal": lambda v, n: v if isinstance(v, Board) else text(v, n),

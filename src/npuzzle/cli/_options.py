@@ -258,9 +258,20 @@ def add_parallel(p: argparse.ArgumentParser, what: str) -> None:
                    help=f"worker processes on this machine (0 = every core; default 1): {what}")
     p.add_argument("--oversubscribe", action="store_true",
                    help="allow --jobs beyond this machine's cores (the processes then share them)")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", type=scheduler_arg,
                    help="run the same work on a Dask cluster instead (pip install 'npuzzle[cluster]'; "
                    "its workers need npuzzle and their own tables)")
+
+
+def scheduler_arg(text: str) -> str:
+    """A Dask scheduler's address (``tcp://HOST:PORT``), checked for its form."""
+    from ..arguments import scheduler_address
+
+    try:
+        return scheduler_address(text, "--scheduler")
+    except NPuzzleError:
+        raise argparse.ArgumentTypeError(f"{quote_input(text)}: give a Dask scheduler's address, such as "
+                                         "tcp://127.0.0.1:8786") from None
 
 
 def jobs_arg(text: str) -> int:
