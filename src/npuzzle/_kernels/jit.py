@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,47 @@ def on_first_compile(callback: Callable[[], None]) -> Callable[[], None]:
     listener = _First()
     event.register("numba:compile", listener)
     return lambda: event.unregister("numba:compile", listener)
+
+
+class _CompileTime:
+    """Seconds spent compiling (CPU, wall), summed over the outermost ``numba:compile`` events
+    (a kernel's callees compile inside its event: counted once)."""
+
+    def __init__(self) -> None:
+        from numba.core import event
+
+        class _Listener(event.Listener):  # type: ignore[misc]
+            depth = 0
+            cpu = 0.0
+            wall = 0.0
+            _cpu0 = 0.0
+            _wall0 = 0.0
+
+            def on_start(self, ev: event.Event) -> None:
+                if self.depth == 0:
+                    self._cpu0, self._wall0 = time.process_time(), time.monotonic()
+                self.depth += 1
+
+            def on_end(self, ev: event.Event) -> None:
+                self.depth -= 1
+                if self.depth == 0:
+                    self.cpu += time.process_time() - self._cpu0
+                    self.wall += time.monotonic() - self._wall0
+
+        self.listener = _Listener()
+        event.register("numba:compile", self.listener)
+
+
+@functools.cache
+def _compile_time() -> _CompileTime:
+    return _CompileTime()
+
+
+def compile_seconds() -> tuple[float, float]:
+    """CPU and wall-clock seconds this process has spent compiling kernels since it first asked
+    (a search's ``Clock`` subtracts them: compiling never counts against a time limit or budget)."""
+    listener = _compile_time().listener
+    return listener.cpu, listener.wall
 
 
 def njit(func: Callable[..., Any] | None = None, *, inline: bool = False) -> Any:
