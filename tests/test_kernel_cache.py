@@ -73,3 +73,20 @@ def test_compiling_never_counts_against_the_time_limit(tmp_path):
                          env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert '"status": "solved"' in out.stdout
+
+
+def test_a_kernel_called_with_constants_compiles_once(monkeypatch):
+    """Constants passed to a kernel do not make a specialisation each (numba would type them as
+    literals: ``Literal[int](1)``, ``Literal[int](2)``, ...)."""
+    monkeypatch.setenv("NPUZZLE_NUMBA_CACHE", "0")
+
+    @jit.njit
+    def add(a, b):
+        return a + b
+
+    @jit.njit
+    def caller(x):
+        return add(x, 1) + add(2, x) + add(x, x) + add(x, 3)
+
+    assert caller(5) == 31
+    assert len(add.signatures) == 1

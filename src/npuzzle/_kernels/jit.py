@@ -143,5 +143,25 @@ def njit(func: Callable[..., Any] | None = None, *, inline: bool = False) -> Any
     if inline:
         options["inline"] = "always"
     if func is None:
-        return lambda f: numba.njit(**options)(f)
-    return numba.njit(**options)(func)
+        return lambda f: _unliteral(numba.njit(**options)(f))
+    return _unliteral(numba.njit(**options)(func))
+
+
+def _unliteral(dispatcher: Any) -> Any:
+    """``dispatcher``, compiled for the plain types of its arguments when another kernel calls it.
+
+    Numba types a constant argument as a literal (``Literal[int](0)``, ``Literal[bool](True)``)
+    and compiles a kernel once per literal value it is called with: ``seg_set`` five times, ``ring_index``
+    three times for one real-time solve, each a fraction of a second. Compiling for the plain
+    type instead makes one specialisation serve every call."""
+    from numba.core import types
+
+    call_template = dispatcher.get_call_template
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return call_template(args, kws)
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
