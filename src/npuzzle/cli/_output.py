@@ -58,12 +58,32 @@ def stdout_failed(error: OSError) -> str:
     return present.write_error_text(error)
 
 
+def compile_notice_text(method: str) -> str:
+    """The one line shown on stderr when numba starts compiling the kernels of ``method`` (a key
+    of ``search.warm.COMPILE_SECONDS``, or ``""``) on first use, with the CPU time it takes.
+
+    >>> compile_notice_text("beam")  # doctest: +ELLIPSIS
+    "npuzzle: compiling the beam search kernels on first use (once, about ... s CPU; 'npuzzle warmup' ...)..."
+    """
+    # Beside present.compile_notice_text, which it replaces (present.py is being changed elsewhere).
+    from ..search.warm import COMPILE_SECONDS
+
+    if method in COMPILE_SECONDS:
+        name, seconds = COMPILE_SECONDS[method]
+        what = f"the {name} kernels on first use (once, about {seconds:.0f} s CPU"
+    else:
+        most = max(seconds for _, seconds in COMPILE_SECONDS.values())
+        what = f"the search kernels on first use (once, up to about {most:.0f} s CPU"
+    return f"npuzzle: compiling {what}; 'npuzzle warmup' compiles every search ahead of time)..."
+
+
 class Live:
-    """What stderr shows while a command runs, when it is a terminal and ``quiet`` is off: the
-    notice that kernels are being compiled, and a status line rewritten in place (``\\r``) once
-    a search has run ``config.status_after()`` seconds, cleared when it ends."""
+    """What stderr shows while a command runs, unless ``quiet``: the notice (one line) that
+    kernels are being compiled, and, on a terminal, a status line rewritten in place (``\\r``)
+    once a search has run ``config.status_after()`` seconds, cleared when it ends."""
 
     def __init__(self, quiet: bool) -> None:
+        self.notices = not quiet
         self.enabled = not quiet and sys.stderr.isatty()
         self.after = config.status_after()
         self.shown = False
@@ -75,16 +95,16 @@ class Live:
         from ..search import compile_notice
 
         with ExitStack() as stack:
-            if self.enabled:
+            if self.notices:
                 stack.enter_context(compile_notice(self.notice))
             try:
                 yield
             finally:
                 self.clear()
 
-    def notice(self) -> None:
+    def notice(self, method: str) -> None:
         self.clear()
-        print(present.compile_notice_text(), file=sys.stderr, flush=True)
+        print(compile_notice_text(method), file=sys.stderr, flush=True)
 
     def progress(self, progress: Progress) -> None:
         """An ``on_progress`` callback: redraw the status line (at most five times a second)."""

@@ -100,9 +100,13 @@ def solve(
         if answer is not None:
             return answer
         method = _auto_method(board, request)
-    if method == "idastar" and request.executor is not None:  # its tree split over the executor's workers
-        return SPLIT.load()(board, request)
-    return registered(method).load()(board, request)
+    _under_way[0] = method
+    try:
+        if method == "idastar" and request.executor is not None:  # its tree split over the executor's workers
+            return SPLIT.load()(board, request)
+        return registered(method).load()(board, request)
+    finally:
+        _under_way[0] = ""
 
 
 def _request(
@@ -186,32 +190,35 @@ def _auto_method(board: Board, request: Request) -> str:
     return "realtime"
 
 
-@contextmanager
-def compile_notice(callback: Callable[[], None]) -> Iterator[None]:
-    """While the block runs, call ``callback()`` once if numba starts compiling a kernel (on first
-    use, or after an upgrade); a kernel loaded from numba's on-disk cache does not call it.
+#: The method ``solve`` runs (after ``auto`` is resolved), for the compile notice to name.
+_under_way = [""]
 
-    >>> with compile_notice(lambda: print("compiling")):
+
+@contextmanager
+def compile_notice(callback: Callable[[str], None]) -> Iterator[None]:
+    """While the block runs, call ``callback(method)`` once if numba starts compiling a kernel (on
+    first use, or after an upgrade); ``method`` is the search ``solve`` is running (a key of
+    ``warm.COMPILE_SECONDS``), or ``""`` outside ``solve``. A kernel loaded from numba's on-disk
+    cache does not call it.
+
+    >>> with compile_notice(lambda method: print("compiling", method)):
     ...     pass
     """
     from .._kernels.jit import on_first_compile
 
-    stop = on_first_compile(callback)
+    stop = on_first_compile(lambda: callback(_under_way[0]))
     try:
         yield
     finally:
         stop()
 
 
-def warmup() -> None:
-    """Compile (or load from the cache) every search kernel."""
-    from . import astar, beam, idastar, realtime
+def warmup(on_family: Callable[[str, str], None] | None = None,
+           on_done: Callable[[str, float], None] | None = None) -> None:
+    """Compile (or load from the cache) every kernel a user can reach (see ``warm.warmup``)."""
+    from .warm import warmup as warm_all
 
-    idastar.warmup(("manhattan", "lc", "wd+id"))
-    beam.warmup()
-    astar.astar(Board(2, 2, (0, 3, 2, 1)))
-    for m in REALTIME_METHODS:
-        realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)
+    warm_all(on_family, on_done)
 
 
 __all__ = ["Limit", "Solution", "Stats", "Progress", "ProgressCallback", "Request", "solve", "lower_bound",
