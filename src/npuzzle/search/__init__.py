@@ -100,6 +100,11 @@ def solve(
         if answer is not None:
             return answer
         method = _auto_method(board, request)
+    return _dispatch(method, board, request)
+
+
+def _dispatch(method: str, board: Board, request: Request) -> Solution:
+    """Run ``method`` (``_under_way`` names it meanwhile, for the compile notice)."""
     _under_way[0] = method
     try:
         if method == "idastar" and request.executor is not None:  # its tree split over the executor's workers
