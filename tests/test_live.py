@@ -171,3 +171,20 @@ def test_a_parallel_batch_shows_its_progress_then_clears_it(tmp_path):
     assert status == 0 and out.count("Solution: 31 moves, optimal") == 3
     assert "\rsolving on 2 workers: 1 of 3 positions, " in err and "nodes/s" in err
     assert "\r\x1b[K" in err and "Traceback" not in err
+
+
+def test_the_compile_notice_names_the_family_of_a_kernel_compiled_outside_solve():
+    """``--count-only`` runs real time without ``solve``: the notice then names the family by the
+    file of the kernel being compiled (one small kernel here, with numba's cache off)."""
+    script = """
+import numpy as np
+from npuzzle.search import compile_notice
+from npuzzle._kernels.realtime import perm_rank
+seen = []
+with compile_notice(seen.append):
+    perm_rank(np.arange(3), 3)
+print(seen)
+"""
+    out = subprocess.run([sys.executable, "-c", script], env=_env(NPUZZLE_NUMBA_CACHE="0"), check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "['realtime']"

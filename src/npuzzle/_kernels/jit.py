@@ -73,10 +73,15 @@ if not any(cls in caching.CacheImpl._locator_classes for cls in KERNEL_LOCATORS)
     caching.CacheImpl._locator_classes[:0] = list(KERNEL_LOCATORS)
 
 
+#: The file name (without ``.py``) of the kernel whose compilation last called an
+#: ``on_first_compile`` callback: which family is compiling.
+first_compiled = [""]
+
+
 def on_first_compile(callback: Callable[[], None]) -> Callable[[], None]:
     """Call ``callback()`` once, when numba starts compiling a function (loading a kernel from
-    numba's on-disk cache compiles nothing, so a warm cache never calls it). Returns the function
-    that stops listening."""
+    numba's on-disk cache compiles nothing, so a warm cache never calls it); ``first_compiled[0]``
+    then names the function's file. Returns the function that stops listening."""
     from numba.core import event
 
     class _First(event.Listener):  # type: ignore[misc]
@@ -85,6 +90,7 @@ def on_first_compile(callback: Callable[[], None]) -> Callable[[], None]:
         def on_start(self, ev: event.Event) -> None:
             if not self.fired:
                 self.fired = True
+                first_compiled[0] = Path(ev.data["dispatcher"].py_func.__code__.co_filename).stem
                 callback()
 
         def on_end(self, ev: event.Event) -> None:

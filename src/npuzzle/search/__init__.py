@@ -197,21 +197,26 @@ def _auto_method(board: Board, request: Request) -> str:
 
 #: The method ``solve`` runs (after ``auto`` is resolved), for the compile notice to name.
 _under_way = [""]
+#: Kernel files named after the method whose kernels they hold (outside ``solve``: ``--count-only``).
+_KERNEL_FAMILIES = ("idastar", "astar", "beam", "realtime", "bfs")
 
 
 @contextmanager
 def compile_notice(callback: Callable[[str], None]) -> Iterator[None]:
     """While the block runs, call ``callback(method)`` once if numba starts compiling a kernel (on
-    first use, or after an upgrade); ``method`` is the search ``solve`` is running (a key of
-    ``warm.COMPILE_SECONDS``), or ``""`` outside ``solve``. A kernel loaded from numba's on-disk
-    cache does not call it.
+    first use, or after an upgrade); ``method`` is the search ``solve`` is running, else the one
+    the compiled kernel's file belongs to (a key of ``warm.COMPILE_SECONDS``), else ``""``. A
+    kernel loaded from numba's on-disk cache does not call it.
 
     >>> with compile_notice(lambda method: print("compiling", method)):
     ...     pass
     """
-    from .._kernels.jit import on_first_compile
+    from .._kernels import jit
 
-    stop = on_first_compile(lambda: callback(_under_way[0]))
+    def first() -> None:  # the method under way, else the family of the kernel's file
+        callback(_under_way[0] or (jit.first_compiled[0] if jit.first_compiled[0] in _KERNEL_FAMILIES else ""))
+
+    stop = jit.on_first_compile(first)
     try:
         yield
     finally:
