@@ -82,3 +82,9 @@ def check_kernel_heuristic(shape: tuple[int, int], goal: str, heuristic: str, wa
 @pytest.fixture(scope="session")
 def korf100() -> list[dict[str, str]]:
     return read_tsv("korf100.tsv")
+
+
+def without_notice(err: str) -> str:
+    """``err`` without the one line announcing that kernels are compiled (printed whenever a
+    command compiles them: on a cold numba cache, the first test to solve sees it)."""
+    return "".join(line for line in err.splitlines(keepends=True) if not line.startswith("npuzzle: compiling "))

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from npuzzle._kernels import jit
 from npuzzle._kernels.bounds import line_table
@@ -60,3 +61,68 @@ print("compiled" if compiled else "cached")
     runs = [subprocess.run([sys.executable, "-c", script], env=env, check=True, capture_output=True,
                            text=True).stdout.strip() for _ in range(2)]
     assert runs == ["compiled", "cached"]
+
+
+def test_compiling_never_counts_against_the_time_limit(tmp_path):
+    """With an empty numba cache, A* compiles its kernel (several seconds) inside the search; a
+    time limit below that still lets a search that needs a few milliseconds finish (the previous
+    clock stopped it at the limit, while compiling)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), NPUZZLE_DATA_DIR=str(tmp_path / "data"))
+    env.pop("NPUZZLE_NUMBA_CACHE", None)
+    out = subprocess.run([sys.executable, "-m", "npuzzle", "solve", "--method", "astar", "--weight", "1.5",
+                          "--heuristic", "lc", "7 3 11 1/15 9 10 2/4 12 6 0/13 5 14 8", "--timeout", "4", "--json"],
+                         env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert '"status": "solved"' in out.stdout
+
+
+def test_a_kernel_called_with_constants_compiles_once(monkeypatch):
+    """Constants passed to a kernel do not make a specialisation each (numba would type them as
+    literals: ``Literal[int](1)``, ``Literal[int](2)``, ...)."""
+    monkeypatch.setenv("NPUZZLE_NUMBA_CACHE", "0")
+
+    @jit.njit
+    def add(a, b):
+        return a + b
+
+    @jit.njit
+    def caller(x):
+        return add(x, 1) + add(2, x) + add(x, x) + add(x, 3)
+
+    assert caller(5) == 31
+    assert len(add.signatures) == 1
+
+
+WARM = """
+import sys
+from npuzzle.search import warm
+from npuzzle.search.idastar import _warm
+with warm.scratch_store():
+    _warm("wd+id", 2, 2, "standard", "fsm")
+    if sys.argv[1] == "bfs":
+        warm._bfs()
+"""
+
+FIRST_SOLVE = """
+from npuzzle._kernels.jit import on_first_compile
+compiled = []
+stop = on_first_compile(lambda: compiled.append(1))
+import npuzzle
+from npuzzle.search.bfs import distribution
+assert npuzzle.solve("7 3 11 1/15 9 10 2/4 12 6 0/13 5 14 8").length == 51  # IDA*, wd+id, the automaton
+distribution(2, 4)
+print("compiled" if compiled else "cached")
+"""
+
+
+@pytest.mark.parametrize("warmed", ["bfs", "idastar only"])
+def test_a_first_solve_after_a_warm_up_on_small_boards_loads_from_the_cache(tmp_path, warmed):
+    """``npuzzle warmup`` compiles on 2x2 and 2x3 boards; a first 4x4 solve with the default bound
+    and pruning, and a BFS of another shape, then load every kernel they need from the cache
+    (without the BFS warm-up, the BFS kernels compile: the check can fail)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), NPUZZLE_DATA_DIR=str(tmp_path / "data"))
+    env.pop("NPUZZLE_NUMBA_CACHE", None)
+    subprocess.run([sys.executable, "-c", WARM, warmed], env=env, check=True, capture_output=True)
+    assert not (tmp_path / "data").exists()  # the warm-up's tables went to a scratch store
+    first = subprocess.run([sys.executable, "-c", FIRST_SOLVE], env=env, check=True, capture_output=True, text=True)
+    assert first.stdout.strip() == ("cached" if warmed == "bfs" else "compiled")

@@ -21,7 +21,7 @@ from npuzzle.search.limits import Limit
 HARD = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"  # 80 moves: minutes with the Manhattan distance
 SEARCH = ["solve", HARD, "--heuristic", "manhattan", "--pruning", "parent", "--max-nodes", "30000000"]
 STATUS = "searching: bound "
-NOTICE = "compiling the search kernels on first use"
+NOTICE = "kernels on first use"
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -92,13 +92,15 @@ def test_verbose_lines_are_not_mixed_into_the_status(warm):
             assert line.split("\r")[-1].removeprefix("\x1b[K").startswith("  threshold ")
 
 
-def test_compile_notice_only_when_kernels_are_compiled():
+def test_compile_notice_only_when_kernels_are_compiled_on_a_terminal_or_not():
     argv = ["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "manhattan", "--pruning", "parent"]
     status, out, err = run_on_terminal(argv, NPUZZLE_NUMBA_CACHE="0")  # no cache: every kernel compiles
     assert status == 0 and "Solution: 31 moves" in out
-    assert NOTICE in err and "npuzzle warmup" in err
-    assert err.count(NOTICE) == 1
-    assert NOTICE not in run_piped(argv, NPUZZLE_NUMBA_CACHE="0")[2]
+    assert "compiling the IDA* kernels on first use (once, about " in err and " s CPU;" in err
+    assert "npuzzle warmup" in err and err.count(NOTICE) == 1
+    piped = run_piped(argv, NPUZZLE_NUMBA_CACHE="0")[2]  # not a terminal: the same one line
+    assert [line for line in piped.splitlines() if NOTICE in line] == piped.splitlines()[:1]
+    assert piped.count(NOTICE) == 1
     assert NOTICE not in run_on_terminal([*argv, "-q"], NPUZZLE_NUMBA_CACHE="0")[2]
     run_piped(argv)  # into the cache
     assert NOTICE not in run_on_terminal(argv)[2]
@@ -169,3 +171,20 @@ def test_a_parallel_batch_shows_its_progress_then_clears_it(tmp_path):
     assert status == 0 and out.count("Solution: 31 moves, optimal") == 3
     assert "\rsolving on 2 workers: 1 of 3 positions, " in err and "nodes/s" in err
     assert "\r\x1b[K" in err and "Traceback" not in err
+
+
+def test_the_compile_notice_names_the_family_of_a_kernel_compiled_outside_solve():
+    """``--count-only`` runs real time without ``solve``: the notice then names the family by the
+    file of the kernel being compiled (one small kernel here, with numba's cache off)."""
+    script = """
+import numpy as np
+from npuzzle.search import compile_notice
+from npuzzle._kernels.realtime import perm_rank
+seen = []
+with compile_notice(seen.append):
+    perm_rank(np.arange(3), 3)
+print(seen)
+"""
+    out = subprocess.run([sys.executable, "-c", script], env=_env(NPUZZLE_NUMBA_CACHE="0"), check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "['realtime']"

@@ -96,10 +96,22 @@ def times_text(wall_seconds: float, cpu_seconds: float) -> str:
 # -- on a terminal, while it runs --------------------------------------------------------------
 
 
-def compile_notice_text() -> str:
-    """The notice shown (on a terminal) when numba starts compiling kernels on first use."""
-    return ("npuzzle: compiling the search kernels on first use (once, about 5 to 30 s; "
-            "'npuzzle warmup' does it ahead of time)...")
+def compile_notice_text(method: str = "") -> str:
+    """The one line shown on stderr when numba starts compiling the kernels of ``method`` (a key
+    of ``search.warm.COMPILE_SECONDS``, or ``""``) on first use, with the CPU time it takes.
+
+    >>> compile_notice_text("beam")  # doctest: +ELLIPSIS
+    "npuzzle: compiling the beam search kernels on first use (once, about ... s CPU; 'npuzzle warmup' ...)..."
+    """
+    from .search.warm import COMPILE_SECONDS
+
+    if method in COMPILE_SECONDS:
+        name, seconds = COMPILE_SECONDS[method]
+        what = f"the {name} kernels on first use (once, about {seconds:.0f} s CPU"
+    else:
+        most = max(seconds for _, seconds in COMPILE_SECONDS.values())
+        what = f"the search kernels on first use (once, up to about {most:.0f} s CPU"
+    return f"npuzzle: compiling {what}; 'npuzzle warmup' compiles every search ahead of time)..."
 
 
 def progress_text(progress: Progress) -> str:

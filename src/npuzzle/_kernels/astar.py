@@ -176,7 +176,15 @@ def _table_index(cells, n, weights, keys, index):
     key = np.uint64(0)
     for c in range(n):
         key += weights[c * n + cells[c]]
-    j = np.searchsorted(keys, key)
+    # np.searchsorted's first place with keys[j] >= key, written out: numba's own compiles
+    # comparisons for every dtype (complex included), 1.5-2 s of A*'s first compile
+    j, hi = 0, keys.shape[0]
+    while j < hi:
+        mid = (j + hi) >> 1
+        if keys[mid] < key:
+            j = mid + 1
+        else:
+            hi = mid
     if j >= keys.shape[0] or keys[j] != key:
         return -1
     return np.int64(index[j])
@@ -586,6 +594,7 @@ def open_leaves(mode, md, nbr, width, height, bits, bnd, wd_find, keys, nodes, b
     cells = np.empty(n, np.int64)
     for k in range(nodes.shape[0]):
         blanks[k] = _unpack(keys, nodes[k], bits, n, cells)
-        boards[k, :] = cells
+        for c in range(n):  # not boards[k, :] = cells: numba would compile its shape check's message
+            boards[k, c] = cells[c]
         if mode & EXTENDED:
             _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, rows[k], where, order, start)

@@ -375,7 +375,8 @@ def _lengths_kernel(mode, ida_iteration):
             while h0 != 0:
                 stack = Stack(np.zeros(bound + 2, np.uint64), np.zeros(bound + 2, np.uint64),
                               np.zeros(bound + 2, np.int64), np.zeros((bound + 2, hst0.shape[1]), np.int64))
-                stack.hst[0] = hst0[i]
+                for j in range(hst0.shape[1]):  # not a row copy: numba would compile its shape check's message
+                    stack.hst[0, j] = hst0[i, j]
                 stack.blanks[0] = blank
                 stack.ks[0] = blank * 25
                 stack.hs[0] = h0
@@ -424,7 +425,8 @@ def _leaves_kernel(mode, ida_iteration):
                     line_keys(board, lines, n, shape.row_of, shape.col_of)
                 stack.blanks[0] = blanks[i]
                 stack.ks[0] = (blanks[i] * 5 + steps[i] + 1) * 5
-                stack.hst[0] = rows[i]
+                for j in range(rows.shape[1]):  # not a row copy (see ida_lengths)
+                    stack.hst[0, j] = rows[i, j]
                 stack.hs[0] = hs[i]
                 ctl[CTL_DEPTH], ctl[CTL_GENERATED], ctl[CTL_EXPANDED], ctl[CTL_MIN_OVER] = 0, 0, 0, big
                 lctl[L_BUSY] = 1

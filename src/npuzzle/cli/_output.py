@@ -104,11 +104,12 @@ def stdout_failed(error: OSError) -> str:
 
 
 class Live:
-    """What stderr shows while a command runs, when it is a terminal and ``quiet`` is off: the
-    notice that kernels are being compiled, and a status line rewritten in place (``\\r``) once
-    a search has run ``config.status_after()`` seconds, cleared when it ends."""
+    """What stderr shows while a command runs, unless ``quiet``: the notice (one line) that
+    kernels are being compiled, and, on a terminal, a status line rewritten in place (``\\r``)
+    once a search has run ``config.status_after()`` seconds, cleared when it ends."""
 
     def __init__(self, quiet: bool) -> None:
+        self.notices = not quiet
         self.enabled = not quiet and sys.stderr.isatty()
         self.after = config.status_after()
         self.shown = False
@@ -120,16 +121,16 @@ class Live:
         from ..search import compile_notice
 
         with ExitStack() as stack:
-            if self.enabled:
+            if self.notices:
                 stack.enter_context(compile_notice(self.notice))
             try:
                 yield
             finally:
                 self.clear()
 
-    def notice(self) -> None:
+    def notice(self, method: str) -> None:
         self.clear()
-        print(present.compile_notice_text(), file=sys.stderr, flush=True)
+        print(present.compile_notice_text(method), file=sys.stderr, flush=True)
 
     def progress(self, progress: Progress) -> None:
         """An ``on_progress`` callback: redraw the status line (at most five times a second)."""

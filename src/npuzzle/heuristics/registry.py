@@ -183,7 +183,9 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
         column_major = goal_col * height + goal_row
         inv = (id_table(pairs, width - 1), id_table(pairs, height - 1), column_major)
         mode |= ID
-    pat = (u8, i64, i64, i64, i64, i64, i64, i64, u64)
+    no_pdb = np.zeros(1, np.uint8)
+    no_pdb.setflags(write=False)  # as the store's tables: one A* kernel serves bounds with and without them
+    pat = (no_pdb, i64, i64, i64, i64, i64, i64, i64, u64)
     partition = None
     mirrored = None
     npat = 0

@@ -104,18 +104,22 @@ def solve(
 
 
 def _run(board: Board, goal: Goal, method: str, request: Request) -> Solution:
-    """The search ``method`` on ``board``, tables made on the way (walking distance) held to the
-    request's limits too: one they stop ends the search as stopped at that limit."""
+    """The search ``method`` on ``board`` (``_under_way`` names it meanwhile, for the compile
+    notice), tables made on the way (walking distance) held to the request's limits too: one
+    they stop ends the search as stopped at that limit."""
     from .. import tables as store
 
     solver = SPLIT.load() if method == "idastar" and request.executor is not None else registered(method).load()
     limit = request.limit or Limit()
+    _under_way[0] = method
     try:
         with store.build_allowance(limit.timeout, limit.max_memory):
             return solver(board, request)
     except TableBuildStopped as stop:
         return unfinished(board, goal, stop.status, board.manhattan(goal), stats=Stats(), method=method,
                           heuristic=request.heuristic, note=str(stop))
+    finally:
+        _under_way[0] = ""
 
 
 def _request(
@@ -199,32 +203,40 @@ def _auto_method(board: Board, request: Request) -> str:
     return "realtime"
 
 
-@contextmanager
-def compile_notice(callback: Callable[[], None]) -> Iterator[None]:
-    """While the block runs, call ``callback()`` once if numba starts compiling a kernel (on first
-    use, or after an upgrade); a kernel loaded from numba's on-disk cache does not call it.
+#: The method ``solve`` runs (after ``auto`` is resolved), for the compile notice to name.
+_under_way = [""]
+#: Kernel files named after the method whose kernels they hold (outside ``solve``: ``--count-only``).
+_KERNEL_FAMILIES = ("idastar", "astar", "beam", "realtime", "bfs")
 
-    >>> with compile_notice(lambda: print("compiling")):
+
+@contextmanager
+def compile_notice(callback: Callable[[str], None]) -> Iterator[None]:
+    """While the block runs, call ``callback(method)`` once if numba starts compiling a kernel (on
+    first use, or after an upgrade); ``method`` is the search ``solve`` is running, else the one
+    the compiled kernel's file belongs to (a key of ``warm.COMPILE_SECONDS``), else ``""``. A
+    kernel loaded from numba's on-disk cache does not call it.
+
+    >>> with compile_notice(lambda method: print("compiling", method)):
     ...     pass
     """
-    from .._kernels.jit import on_first_compile
+    from .._kernels import jit
 
-    stop = on_first_compile(callback)
+    def first() -> None:  # the method under way, else the family of the kernel's file
+        callback(_under_way[0] or (jit.first_compiled[0] if jit.first_compiled[0] in _KERNEL_FAMILIES else ""))
+
+    stop = jit.on_first_compile(first)
     try:
         yield
     finally:
         stop()
 
 
-def warmup() -> None:
-    """Compile (or load from the cache) every search kernel."""
-    from . import astar, beam, idastar, realtime
+def warmup(on_family: Callable[[str, str], None] | None = None,
+           on_done: Callable[[str, float], None] | None = None) -> None:
+    """Compile (or load from the cache) every kernel a user can reach (see ``warm.warmup``)."""
+    from .warm import warmup as warm_all
 
-    idastar.warmup(("manhattan", "lc", "wd+id"))
-    beam.warmup()
-    astar.astar(Board(2, 2, (0, 3, 2, 1)))
-    for m in REALTIME_METHODS:
-        realtime.realtime_solve(Board(3, 3, (8, 7, 6, 5, 4, 3, 2, 1, 0)), method=m)
+    warm_all(on_family, on_done)
 
 
 __all__ = ["Limit", "Solution", "Stats", "Progress", "ProgressCallback", "Request", "solve", "lower_bound",

@@ -293,23 +293,39 @@ def _children_cpu() -> float:
 
 
 class Clock:
-    """CPU time, wall-clock time and deadline of one search."""
+    """CPU time, wall-clock time and deadline of one search, all without the time spent compiling
+    kernels meanwhile (numba's compile events; a kernel loaded from the cache is not left out)."""
 
     def __init__(self, limit: Limit) -> None:
+        from .._kernels.jit import compile_seconds
+
+        self._compiled = compile_seconds
+        self.compile0 = compile_seconds()
         self.cpu0 = time.process_time()
         self.wall0 = time.monotonic()
-        self.deadline = None if limit.timeout is None else self.wall0 + limit.timeout
+        self.timeout = limit.timeout
         self.children0 = _children_cpu()
 
+    @property
+    def deadline(self) -> float | None:
+        """The ``time.monotonic()`` at which the limit is reached, if no more compiling comes."""
+        return None if self.timeout is None else self.wall0 + self.compiling()[1] + self.timeout
+
+    def compiling(self) -> tuple[float, float]:
+        """CPU and wall-clock seconds spent compiling kernels since the clock started (left out
+        of every time it reports: a first use's compilation never counts against a limit)."""
+        cpu, wall = self._compiled()
+        return cpu - self.compile0[0], wall - self.compile0[1]
+
     def cpu(self) -> float:
-        return time.process_time() - self.cpu0
+        return time.process_time() - self.cpu0 - self.compiling()[0]
 
     def cpu_with_children(self) -> float:
         """CPU time of this process and of the worker processes it has reaped since."""
         return self.cpu() + _children_cpu() - self.children0
 
     def wall(self) -> float:
-        return time.monotonic() - self.wall0
+        return time.monotonic() - self.wall0 - self.compiling()[1]
 
     def stamp(self, stats: Stats) -> None:
         """Set the CPU and wall-clock seconds of ``stats`` to the time spent until now."""
@@ -320,4 +336,4 @@ class Clock:
         return Progress(bound, generated, self.wall(), self.cpu())
 
     def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        return self.timeout is not None and self.wall() >= self.timeout
