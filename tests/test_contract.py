@@ -254,7 +254,7 @@ def test_tables_list_json(capsys):
     capsys.readouterr()
     assert main(["tables", "list", "--json"]) == 0
     recs = records(capsys.readouterr().out)
-    bfs = [r for r in recs if r["kind"] == "bfs" and r["table_shape"] == "2x3" and r["goal"] == "standard"]
+    bfs = [r for r in recs if r["kind"] == "bfs" and r["table_shape"] == "2x3" and r["table_goal"] == "standard"]
     assert len(bfs) == 1 and bfs[0]["internal"] is True and bfs[0]["state"] == "ok" and bfs[0]["record"] == "table"
     assert all(r["schema_version"] == 2 for r in recs)
 
