@@ -85,6 +85,11 @@ MAX_WIDTH = 1 << 20
 MAX_MEMORY = 1536 << 20
 #: Largest board the beam search takes.
 MAX_CELLS = 1024
+#: A whole board's first beam keeps paths of at most this many moves per unit of Manhattan
+#: distance, plus ``WHOLE_DEPTH`` (real-time answers on 5x5 are about 2.5 times it, beams'
+#: 1.3-1.6 times it): it has no answer to bound it yet.
+WHOLE_DEPTH_PER_MD = 4
+WHOLE_DEPTH = 100
 #: Longest line beam, per cell of the board: a line's tiles are placed in far fewer moves (a
 #: guard, not a limit; a frame of a 30x30 board takes some 8,000).
 LINE_DEPTH_PER_CELL = 40
@@ -132,15 +137,30 @@ class Allowance:
 
 @dataclasses.dataclass
 class _Run:
-    """The rounds so far: the best answer (blank steps on the standard-goal board) and the counts."""
+    """The rounds so far: the best answer (blank steps toward the search's goal) and the counts.
+    A whole board's search starts with no answer (``found`` false, paths up to ``cap`` moves):
+    the real-time one is made only if no beam finds one, so its kernels are not compiled or run
+    for nothing."""
 
     directions: np.ndarray
+    found: bool = True
+    cap: int = 0
     generated: int = 0
     expanded: int = 0
     seconds: float = 0.0  # CPU time in the kernel
     widths: list[int] = dataclasses.field(default_factory=list)
 
     last_rate: float = 0.0  # children per CPU second of the last beam
+
+    @property
+    def length(self) -> int:
+        """The best answer's length, or, before there is one, one more than the longest path kept."""
+        return len(self.directions) if self.found else self.cap + 1
+
+    def improve(self, directions: np.ndarray) -> None:
+        """Keep ``directions`` if shorter than the best answer."""
+        if len(directions) < self.length:
+            self.directions, self.found = directions, True
 
     @property
     def rate(self) -> float:
@@ -203,9 +223,12 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = 
     bound = proven_bound(board, goal)
     frame = _frame(board, goal)  # the goal the search works toward; the board turned 180 degrees if not ``goal``
     work = board if frame == goal else board.converted()
-    run = _Run(realtime_array(work, goal=frame, method="greedy"))
+    if plan(*board.shape)[0]:  # reduced line by line: the real-time answer bounds the last region
+        run = _Run(realtime_array(work, goal=frame, method="greedy"))
+    else:
+        run = _Run(np.zeros(0, np.uint8), found=False, cap=WHOLE_DEPTH_PER_MD * board.manhattan(goal) + WHOLE_DEPTH)
     width = WIDE_FIRST_WIDTH if board.size > WIDE_CELLS else FIRST_WIDTH
-    while len(run.directions) > bound and width <= MAX_WIDTH:
+    while run.length > bound and width <= MAX_WIDTH:
         started, generated = clock.cpu(), run.generated
         outcome = _round(work, width, run, allowance, frame)
         if on_progress is not None:
@@ -215,11 +238,14 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = 
         width = allowance.next_width(run, width, run.generated - generated, clock.cpu() - started)
         if not width:
             break
+    beam_answered = run.found and bool(run.widths)
+    if not run.found:
+        run.improve(realtime_array(work, goal=frame, method="greedy"))
     stats = Stats(expanded=run.expanded, generated=run.generated)
     clock.stamp(stats)
     dirs = run.directions if frame == goal else 3 - run.directions
     moves = tiles_from_directions(board, dirs.tolist())
-    if run.widths:
+    if run.widths and (beam_answered or plan(*board.shape)[0]):
         note = "beam widths " + ", ".join(f"{w:,}" for w in run.widths)
     elif len(moves) == bound:
         note = "the real-time answer is as short as the proven bound"
@@ -287,7 +313,7 @@ def _round(work: Board, width: int, run: _Run, allowance: Allowance, frame: Goal
         keys = zobrist
         if final:
             beam, lc_weight = min(MAX_WIDTH * FINAL_FACTOR, width * (FINAL_FACTOR if lines else 1)), LC_WEIGHT
-            max_depth = len(run.directions) - 1 - sum(len(s) for s in steps)
+            max_depth = run.length - 1 - sum(len(s) for s in steps)
         else:
             beam, lc_weight, max_depth = width, LINE_LC_WEIGHT, max(LINE_DEPTH, LINE_DEPTH_PER_CELL * n)
             target[:] = 0
@@ -322,8 +348,7 @@ def _round(work: Board, width: int, run: _Run, allowance: Allowance, frame: Goal
                 active[c] = 0
     run.widths.append(width)
     found = np.concatenate(steps) if steps else np.zeros(0, np.uint8)
-    if len(found) < len(run.directions):
-        run.directions = found
+    run.improve(found)
     return DONE
 
 
@@ -403,15 +428,15 @@ def _widest(cells: int, depth: int) -> int:
 
 
 def _load_kernel() -> None:
-    """Compile the kernels the search uses, or load them from numba's cache, before the budget's
-    clock starts: the budget is spent searching, and the first round measures the search's
-    speed, not the loading."""
+    """Compile the beam's kernels, or load them from numba's cache, before the budget's clock
+    starts: the budget is spent searching, and the first round measures the search's speed, not
+    the loading. The real-time kernels load when an answer of theirs is first needed (a board
+    reduced line by line, or a whole board no beam solved): a 5x5 board's first use then
+    compiles only the beam's (``docs/benchmarks.md``, "Compilation")."""
     from .._kernels.beam import beam_search
-    from .realtime import realtime_array
 
     tiny = Board(2, 2, (3, 1, 2, 0))
     proven_bound(tiny)
-    realtime_array(tiny, method="greedy")
     g = geometry(2, 2, "standard")
     ones = np.ones(4, np.uint8)
     beam_search(np.array([1, 2, 0, 3]), g.home, g.md, g.nbr, 2, 2, ones, np.ones(4, np.int64), ones,
