@@ -245,15 +245,19 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = 
     clock.stamp(stats)
     dirs = run.directions if frame == goal else 3 - run.directions
     moves = tiles_from_directions(board, dirs.tolist())
-    if run.widths and (beam_answered or plan(*board.shape)[0]):
-        note = "beam widths " + ", ".join(f"{w:,}" for w in run.widths)
-    elif len(moves) == bound:
-        note = "the real-time answer is as short as the proven bound"
-    else:
-        note = "the real-time answer: no beam fitted in the budget"
+    note = _note(run, beam_answered or bool(plan(*board.shape)[0]), len(moves) == bound)
     solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats, method="beam",
                                 heuristic=_ranking(work, frame), note=note)
     return dataclasses.replace(solution, lower_bound=bound)
+
+
+def _note(run: _Run, beams_answered: bool, at_bound: bool) -> str:
+    """What the answer says of itself: the beams' widths, or why it is the real-time answer."""
+    if run.widths and beams_answered:
+        return "beam widths " + ", ".join(f"{w:,}" for w in run.widths)
+    if at_bound:
+        return "the real-time answer is as short as the proven bound"
+    return "the real-time answer: no beam fitted in the budget"
 
 
 def _allowance(clock: Clock, budget: float | None, limit: Limit | None) -> Allowance:
