@@ -34,6 +34,34 @@ def table_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield store
 
 
+def forget_table_caches() -> None:
+    """Every per-process cache of tables loaded or made (as a new process would start), and the
+    warnings already given: for tests that change the store under a running process."""
+    from npuzzle import tables
+    from npuzzle.heuristics import pattern_db, registry, walking_distance
+    from npuzzle.search import bfs, fsm
+
+    pattern_db._load.cache_clear()
+    pattern_db._damaged.clear()
+    registry._kernel_heuristic.cache_clear()
+    walking_distance.walking_tables.cache_clear()
+    walking_distance.hashed_indices.cache_clear()
+    fsm.automaton.cache_clear()
+    bfs._memory_table.cache_clear()
+    bfs._loaded.clear()
+    tables._warned.clear()
+
+
+@pytest.fixture
+def private_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty table store of the test's own, with the table caches forgotten before and after."""
+    path = tmp_path / "store"
+    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(path))
+    forget_table_caches()
+    yield path
+    forget_table_caches()
+
+
 def read_tsv(name: str) -> list[dict[str, str]]:
     """Rows of a benchmark TSV packaged in ``npuzzle/data`` (``#`` lines are comments; the first
     other line is the header)."""

@@ -13,12 +13,12 @@ import time
 
 import numpy as np
 import pytest
-from conftest import without_notice
+from conftest import forget_table_caches, without_notice
 
 from npuzzle import Board, tables
 from npuzzle.cli import main
 from npuzzle.errors import MissingTableError, TableFormatError, TableStoreError, TableWarning
-from npuzzle.heuristics import pattern_db, registry
+from npuzzle.heuristics import pattern_db
 from npuzzle.search import bfs, fsm
 from npuzzle.search.idastar import idastar
 from npuzzle.search.limits import NODE_LIMIT, Limit
@@ -29,23 +29,12 @@ BFS24 = "bfs_2x4_standard_all_v1.npt"
 PDB33 = "pdb_3x3_standard_1.2.3.4-5.6.7.8_v1.npt"
 
 
-def _forget() -> None:
-    """The per-process caches of loaded tables (each test has a store of its own)."""
-    pattern_db._load.cache_clear()
-    pattern_db._damaged.clear()
-    registry._kernel_heuristic.cache_clear()
-    fsm.automaton.cache_clear()
-    bfs._loaded.clear()
-    tables._warned.clear()
+_forget = forget_table_caches
 
 
 @pytest.fixture(autouse=True)
-def store(tmp_path, monkeypatch):
-    path = tmp_path / "store"
-    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(path))
-    _forget()
-    yield path
-    _forget()
+def store(private_store):
+    return private_store
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

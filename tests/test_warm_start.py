@@ -11,10 +11,10 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import forget_table_caches
 
 from npuzzle import solve, tables
 from npuzzle.errors import TableFormatError, TableWarning
-from npuzzle.heuristics import registry
 from npuzzle.heuristics import walking_distance as wd
 from npuzzle.search import bfs
 
@@ -26,22 +26,12 @@ BFS_CENTRE = "bfs_3x3_blank-1,1_all_v1.npt"
 PARALLEL = ("npuzzle.cluster", "npuzzle.search.split")
 
 
-def _forget() -> None:
-    wd.walking_tables.cache_clear()
-    wd.hashed_indices.cache_clear()
-    registry._kernel_heuristic.cache_clear()
-    bfs._memory_table.cache_clear()
-    bfs._loaded.clear()
-    tables._warned.clear()
+_forget = forget_table_caches
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
-    path = tmp_path / "store"
-    monkeypatch.setenv("NPUZZLE_DATA_DIR", str(path))
-    _forget()
-    yield path
-    _forget()
+def store(private_store):
+    return private_store
 
 
 def python(code: str, store_dir) -> subprocess.CompletedProcess:
