@@ -69,6 +69,7 @@ from .bounds import (
     PDB,
     WD,
     ZA,
+    first_at_least,
     line_conflicts,
     passed_columns,
     passed_rows,
@@ -176,15 +177,7 @@ def _table_index(cells, n, weights, keys, index):
     key = np.uint64(0)
     for c in range(n):
         key += weights[c * n + cells[c]]
-    # np.searchsorted's first place with keys[j] >= key, written out: numba's own compiles
-    # comparisons for every dtype (complex included), 1.5-2 s of A*'s first compile
-    j, hi = 0, keys.shape[0]
-    while j < hi:
-        mid = (j + hi) >> 1
-        if keys[mid] < key:
-            j = mid + 1
-        else:
-            hi = mid
+    j = first_at_least(keys, keys.shape[0], key)
     if j >= keys.shape[0] or keys[j] != key:
         return -1
     return np.int64(index[j])
