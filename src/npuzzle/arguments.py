@@ -25,6 +25,13 @@ from .errors import InvalidOptionError, InvalidTypeError, quote_input
 MAX_COUNT = 2**63 - 1
 #: The largest number of seconds a limit takes (about 31,700 years: finite, and far beyond any run).
 MAX_SECONDS = 1e12
+#: The largest memory limit (``max_memory=``, ``--max-memory``): 1 EiB.
+MAX_BYTES = 1 << 60
+#: The largest weight of weighted A* (f = g + W*h): beyond it the bucket arrays, sized by W times
+#: the bound, no longer fit in memory, and the search is greedy anyway.
+MAX_WEIGHT = 1000
+#: The longest budget of CPU seconds the beam search accepts (its anytime mode, ``budget=``).
+MAX_BUDGET = 3600.0
 
 
 def _named(name: str, value: object) -> str:
@@ -133,12 +140,12 @@ CHECKS: dict[str, Callable[[object, str], object]] = {
     "method": text, "heuristic": text, "pruning": text, "realtime_method": text,
     "timeout": _optional(seconds),
     "max_nodes": _optional(count),
-    "max_memory": _optional(lambda v, n: count(v, n, most=2**60)),
-    "weight": lambda v, n: real(v, n, 1, 1000),
+    "max_memory": _optional(lambda v, n: count(v, n, most=MAX_BYTES)),
+    "weight": lambda v, n: real(v, n, 1, MAX_WEIGHT),
     "on_iteration": callback, "on_progress": callback,
     "jobs": lambda v, n: count(v, n, least=0, most=4096),
     "scheduler": _optional(lambda v, n: scheduler_address(v, n)),
-    "budget": _optional(lambda v, n: seconds(v, n, most=3600)),
+    "budget": _optional(lambda v, n: seconds(v, n, most=MAX_BUDGET)),
     "shape": _optional(shape_of),
     "goal": lambda v, n: v if isinstance(v, Board) else text(v, n),
 }

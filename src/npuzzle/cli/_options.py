@@ -13,6 +13,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
+from ..arguments import MAX_BYTES, MAX_WEIGHT
 from ..board import GOALS, Board, Goal
 from ..errors import InvalidBoardError, NPuzzleError, quote_input
 from ..notation import (
@@ -27,7 +28,6 @@ from ..notation import (
 from ..notation import read_entries as read_entries_text
 from ..present import invalid_text
 from ..search import METHODS, PRUNING
-from ..search.limits import MAX_WEIGHT
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: The Dask cluster stopped answering midway (the answers received are printed first).
@@ -84,8 +84,6 @@ if TYPE_CHECKING:
 MAX_WHOLE = (1 << 63) - 1
 #: Seeds are whole numbers 0..2**63-1 (numpy's generators take no negative seed).
 MAX_SEED = (1 << 63) - 1
-#: The largest ``--max-memory``: 1 EiB.
-MAX_BYTES = 1 << 60
 #: The longest number text read (longer ones are refused before ``int()``, which stops at 4300 digits).
 _MAX_NUMBER_TEXT = 40
 
@@ -138,8 +136,8 @@ def seconds_arg(text: str) -> float:
 
 
 def budget_arg(text: str) -> float:
-    """The beam search's time budget: seconds above 0, at most ``beam.MAX_BUDGET``."""
-    from ..search.registry import MAX_BUDGET
+    """The beam search's time budget: seconds above 0, at most ``arguments.MAX_BUDGET``."""
+    from ..arguments import MAX_BUDGET
 
     value = _real(text, "the budget")
     if value > MAX_BUDGET:
@@ -153,7 +151,7 @@ def seed_arg(text: str) -> int:
 
 
 def weight_arg(text: str) -> float:
-    """A weight of weighted A*: a finite number from 1 to ``astar.MAX_WEIGHT``."""
+    """A weight of weighted A*: a finite number from 1 to ``arguments.MAX_WEIGHT``."""
     value = _real(text, "the weight")
     if not 1 <= value <= MAX_WEIGHT:
         raise argparse.ArgumentTypeError(f"{quote_input(text)}: the weight must be from 1 to {MAX_WEIGHT:g}")

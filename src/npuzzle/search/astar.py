@@ -32,6 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..arguments import MAX_WEIGHT
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
 from ..geometry import geometry, tiles_from_directions
@@ -39,7 +40,6 @@ from ..heuristics.registry import KernelHeuristic, auto_heuristic, evaluate, ker
 from .idastar import from_other_goal, other_goal_tables
 from .limits import (
     INTERRUPTED,
-    MAX_WEIGHT,
     MEMORY_LIMIT,
     NODE_LIMIT,
     TIMEOUT,

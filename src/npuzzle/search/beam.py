@@ -41,12 +41,13 @@ from typing import Any
 
 import numpy as np
 
+from ..arguments import MAX_BUDGET
 from ..board import Board, Goal
 from ..errors import InvalidBoardError
 from ..geometry import geometry, tiles_from_directions
 from .limits import Clock, Limit, Progress, ProgressCallback, Solution, Stats, checked_solution
 from .quality import proven_bound
-from .registry import DEFAULT_NODES, MAX_BUDGET, Request
+from .registry import DEFAULT_NODES, Request
 
 #: Boards of at most this side are solved as a whole (Korf & Felner's 24-puzzles: within 10% of
 #: the optimum in a second, ``docs/benchmarks.md``) ...

@@ -12,12 +12,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..arguments import MAX_BYTES
 from ..board import GOAL_TEXT_CELLS, Board, Goal, goal_text
 from ..errors import NPuzzleError
-
-#: The largest weight of weighted A* (f = g + W*h): beyond it the bucket arrays, sized by W times
-#: the bound, no longer fit in memory, and the search is greedy anyway.
-MAX_WEIGHT = 1000
 
 #: A notebook shows at most this many moves of a solution.
 HTML_MOVES = 500
@@ -53,7 +50,7 @@ class Limit:
         if self.max_nodes is not None:
             count(self.max_nodes, "max_nodes")
         if self.max_memory is not None:
-            count(self.max_memory, "max_memory", most=2**60)
+            count(self.max_memory, "max_memory", most=MAX_BYTES)
 
 
 @dataclass

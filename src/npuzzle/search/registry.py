@@ -38,10 +38,8 @@ IterationCallback = Callable[[Iteration, bool], None]
 PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
 #: The beam search's default budget: children generated (about 1 s of CPU on the machine of
 #: ``docs/benchmarks.md``, 8-11 M children a second from 5x5 to 24x24), so that its answer does
-#: not depend on the machine or its load ...
+#: not depend on the machine or its load (``arguments.MAX_BUDGET`` bounds its anytime mode).
 DEFAULT_NODES = 8_000_000
-#: ... and the longest budget of CPU seconds accepted (the anytime mode, ``budget=``).
-MAX_BUDGET = 3600.0
 #: The real-time methods, the default first: ``greedy`` (fewer moves) and ``parberry``.
 REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
 

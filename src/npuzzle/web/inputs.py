@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from ..arguments import MAX_WEIGHT
 from ..board import GOALS, Board, Goal
 from ..errors import NPuzzleError
 from ..notation import parse_shape, read_entry
-from ..search.limits import MAX_WEIGHT
 from .jobs import SolveRequest
 
 #: The methods and lower bounds the page may ask for.
