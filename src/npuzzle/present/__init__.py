@@ -21,15 +21,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import stats
-from .board import GOAL_TEXT_CELLS, Board, Goal, goal_text
-from .errors import quote_input
-from .notation import Entry, format_moves, format_position, format_shape
-from .search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
+from .. import stats
+from ..board import GOAL_TEXT_CELLS, Board, Goal, goal_text
+from ..errors import quote_input
+from ..notation import Entry, format_moves, format_position, format_shape
+from ..search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT
 
 if TYPE_CHECKING:
-    from .search.limits import Iteration, Limit, Progress, Solution
-    from .tables import TableInfo
+    from ..search.limits import Iteration, Limit, Progress, Solution
+    from ..tables import TableInfo
 
 #: ``schema_version`` of every JSON record (``docs/json.md``, ``data/schema.json``): raised when a
 #: field changes its meaning or type or goes away, never for a new field.
@@ -103,7 +103,7 @@ def compile_notice_text(method: str = "") -> str:
     >>> compile_notice_text("beam")  # doctest: +ELLIPSIS
     "npuzzle: compiling the beam search kernels on first use (once, about ... s CPU; 'npuzzle warmup' ...)..."
     """
-    from .search.warm import COMPILE_SECONDS
+    from ..search.warm import COMPILE_SECONDS
 
     if method in COMPILE_SECONDS:
         name, seconds = COMPILE_SECONDS[method]
@@ -191,7 +191,7 @@ def report_for(solution: Solution) -> dict[str, Any] | None:
     there are figures to compute."""
     if not solution.method.startswith("realtime") or not solution.solved:
         return None
-    from .search.realtime import solution_report
+    from ..search.realtime import solution_report
 
     return solution_report(solution)
 
@@ -287,8 +287,8 @@ def advice_text(solution: Solution) -> str:
     if (solution.stats.seconds <= ADVICE_AFTER_SECONDS or solution.method not in ("idastar", "astar", "weighted-astar")
             or board.is_goal(goal)):
         return ""
-    from .heuristics import pattern_db
-    from .search.bfs import MAX_CELLS
+    from ..heuristics import pattern_db
+    from ..search.bfs import MAX_CELLS
 
     if board.size <= MAX_CELLS:
         return ""
@@ -573,7 +573,7 @@ def distribution_record(height: int, width: int, label: str, counts: Sequence[in
 def happy_record(height: int, width: int, goal: Goal, counts: Sequence[int]) -> dict[str, Any]:
     """The happy-move count as JSON: positions by distance (the goal at 0), their total, and on
     Knuth's board whether his published count is matched (``knuth_agrees``, else null)."""
-    from . import knuth
+    from .. import knuth
 
     return {**_record("happy"), **shape_fields(height, width), "goal": goal, **_distribution_fields(counts),
             "knuth_agrees": knuth.happy_count_agrees(height, width, goal, counts)}
@@ -634,7 +634,7 @@ def happy_text(height: int, width: int, goal: Goal, counts: Sequence[int]) -> st
         f"total {count_text(total, 'position')}, the goal included ({total - 1:,} without it); "
         f"largest distance {top} ({count_text(counts[top], 'position')})",
     ]
-    from . import knuth
+    from .. import knuth
 
     agree = knuth.happy_count_agrees(height, width, goal, counts)
     if agree is not None:
@@ -697,7 +697,7 @@ def table_name(info: TableInfo) -> str:
 
 def _superseded(info: TableInfo) -> bool:
     """A pattern database stored under a partition name that now means other patterns."""
-    from .heuristics.pattern_db import superseded
+    from ..heuristics.pattern_db import superseded
 
     name = info.meta.get("name")
     return info.key is not None and info.key.kind == "pdb" and isinstance(name, str) and superseded(name, info.key)
