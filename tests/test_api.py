@@ -20,7 +20,7 @@ from records import record as valid_record
 import npuzzle
 from npuzzle import Board, Limit, lower_bound, parse, solve
 from npuzzle.cli import main
-from npuzzle.errors import InvalidBoardError, MissingTableError, UnsolvableError
+from npuzzle.errors import InvalidBoardError, InvalidOptionError, MissingTableError, UnsolvableError
 from npuzzle.heuristics.registry import evaluate
 from npuzzle.search.relabel import frame_for
 
@@ -403,7 +403,7 @@ def test_lower_bound_and_solve_read_a_goal_given_as_text():
 def test_lower_bound_for_a_goal_board_off_the_corners():
     goal, start = parse("1 2 3/8 0 4/7 6 5"), parse("2 8 3/1 6 4/7 0 5")
     assert lower_bound(start, goal=goal) == start.manhattan(goal) == 5
-    with pytest.raises(InvalidBoardError, match="only the manhattan bound"):
+    with pytest.raises(InvalidOptionError, match="only heuristic='manhattan'"):
         lower_bound(start, "lc", goal=goal)
 
 

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from ..board import Board, Goal
     from ..notation import Entry
     from ..search.limits import Iteration, Solution
+    from ..search.problem import Problem
     from ..search.split import Executor
     from ._options import Subparsers
 
@@ -148,8 +149,7 @@ def run(args: argparse.Namespace) -> int:
     if streaming and (args.jobs != 1 or args.scheduler):
         raise NPuzzleError("--count-only and --moves-out solve in one process: no --jobs or --scheduler")
     batch = Batch("solve", entries, args.json, ("solved", "stopped", "unsolvable", "invalid"))
-    todo = [e.board for e in entries if e.board is not None and e.board.unsolvable_reason(goal) is None
-            and not _streams(e.board, args, goal)]
+    todo = [e.board for e in entries if e.board is not None and e.board.unsolvable_reason(goal) is None]
     for board in todo:
         _check_steps(board, args)
     if args.jobs == 1 and args.scheduler is None:
@@ -159,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
 
         executors = workers(args.jobs, args.scheduler, args.oversubscribe)
     with executors as executor:
-        solutions = _solve_many(todo, args, limit, goal, executor) if executor and len(todo) > 1 else None
+        solutions = (_solve_many(todo, args, limit, goal, executor)
+                     if executor and len(todo) > 1 and not streaming else None)
         shown = False  # text mode: a blank line between two solutions
         for entry in entries:
             if entry.board is None:
@@ -172,11 +173,13 @@ def run(args: argparse.Namespace) -> int:
             if shown and not args.json:
                 print()
             shown = True
-            if streaming or _streams(entry.board, args, goal):
-                solved = _solve_streaming(entry, args, limit).solved
+            live = Live(args.quiet)
+            problem = None if solutions is not None else _prepare(entry.board, args, limit, goal, executor, live)
+            if problem is not None and (streaming or _streams(problem)):
+                solved = _solve_streaming(entry, args, problem).solved
                 batch.count("solved" if solved else "stopped", EXIT_OK if solved else EXIT_LIMIT)
                 continue
-            solution = next(solutions) if solutions is not None else _solve(entry.board, args, limit, goal, executor)
+            solution = next(solutions) if solutions is not None else _solve(problem, args, live)
             _show(solution, entry, args, limit)
             if solution.status == INTERRUPTED:
                 return EXIT_INTERRUPTED
@@ -235,18 +238,12 @@ def _check_moves_out(path: str, count: int) -> None:
     check_writable(path)
 
 
-def _streams(board: Board, args: argparse.Namespace, goal: Goal | Board) -> bool:
-    """Whether ``board`` is solved in real time with its moves kept packed and written as they are
-    read out: with --count-only or --moves-out, and for a real-time answer (``--method realtime``,
-    or ``auto`` beyond the beam's boards) on a board of more than ``present.LETTERS_ONLY_CELLS``
-    cells for the standard or blank-first goal."""
-    from ..search import AUTO_BEAM_CELLS
-
-    if args.count_only or args.moves_out is not None:
-        return True
-    realtime = args.method == "realtime" or (args.method == "auto" and args.budget is None and args.weight == 1
-                                             and board.size > AUTO_BEAM_CELLS)
-    return realtime and board.size > present.LETTERS_ONLY_CELLS and isinstance(goal, str)
+def _streams(problem: Problem) -> bool:
+    """Whether the problem is solved in real time with its moves kept packed and written as they
+    are read out (besides --count-only and --moves-out): a real-time answer on a board of more than
+    ``present.LETTERS_ONLY_CELLS`` cells for the standard or blank-first goal."""
+    return (problem.method == "realtime" and problem.board.size > present.LETTERS_ONLY_CELLS
+            and isinstance(problem.goal, str))
 
 
 def _check_steps(board: Board, args: argparse.Namespace) -> None:
@@ -255,51 +252,47 @@ def _check_steps(board: Board, args: argparse.Namespace) -> None:
                            f"{board.height}x{board.width}")
 
 
-def _solve(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Board,
-           executor: Executor | None = None) -> Solution:
-    from ..search import solve
+def _prepare(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Board, executor: Executor | None,
+             live: Live) -> Problem:
+    """The one request of this position (the options as given), prepared: checked and resolved
+    (--count-only and --moves-out ask for real time)."""
+    from ..search import Request, prepare
 
-    live = Live(args.quiet)
+    streaming = args.count_only or args.moves_out is not None
 
     def print_iteration(iteration: Iteration, final: bool) -> None:
         live.clear()
         print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
 
+    request = Request(goal, args.heuristic, limit, args.weight, args.realtime_method, args.pruning,
+                      print_iteration if args.verbose else None, live.callback(), executor=executor,
+                      budget=args.budget)
+    return prepare(board, request, "realtime" if streaming and args.method == "auto" else args.method)
+
+
+def _solve(problem: Problem | None, args: argparse.Namespace, live: Live) -> Solution:
+    from ..search import run
+
+    assert problem is not None
     with live.running():
         if args.verbose:
-            print(_start_text(board, args, goal), file=sys.stderr, flush=True)
-        return solve(board, method=args.method, heuristic=args.heuristic, limit=limit, goal=goal,
-                     weight=args.weight, realtime_method=args.realtime_method, pruning=args.pruning,
-                     on_iteration=print_iteration if args.verbose else None, on_progress=live.callback(),
-                     executor=executor, budget=args.budget)
+            print(present.search_start_text(problem.board, problem.goal, *problem.first_bound()),
+                  file=sys.stderr, flush=True)
+        return run(problem)
 
 
-def _start_text(board: Board, args: argparse.Namespace, goal: Goal | Board) -> str:
-    """The verbose first line: the first bound and the heuristic that gives it (none in real time,
-    nor for a goal board)."""
-    from ..heuristics.registry import first_bound
-    from ..search import AUTO_OPTIMAL_CELLS
-
-    realtime = args.method == "realtime" or (args.method == "auto" and board.size > AUTO_OPTIMAL_CELLS)
-    if realtime or not isinstance(goal, str):
-        return present.search_start_text(board, goal)
-    return present.search_start_text(board, goal, *first_bound(board, goal, args.heuristic))
-
-
-def _solve_streaming(entry: Entry, args: argparse.Namespace, limit: Limit) -> Solution:
+def _solve_streaming(entry: Entry, args: argparse.Namespace, problem: Problem) -> Solution:
     """Real time with the moves packed: counted (--count-only), written to a file (--moves-out), or
     written as letters into the text or the JSON record as they are read out; never a Python list."""
     with Live(args.quiet).running():
-        return _stream(entry, args, limit)
+        return _stream(entry, args, problem)
 
 
-def _stream(entry: Entry, args: argparse.Namespace, limit: Limit) -> Solution:
-    from ..search.realtime import letter_chunks, packed_solution
+def _stream(entry: Entry, args: argparse.Namespace, problem: Problem) -> Solution:
+    from ..search.realtime import letter_chunks, packed_problem
 
-    board = entry.board
-    assert board is not None
-    solution, packed, report = packed_solution(board, goal=args.goal, method=args.realtime_method,
-                                               count_only=args.count_only, limit=limit)
+    limit = problem.limit
+    solution, packed, report = packed_problem(problem, count_only=args.count_only)
     if report is None:  # stopped by the time limit: no moves to write
         text = (json.dumps(present.solution_record(solution, None, entry)) if args.json
                 else present.solution_text(solution, None, limit))

@@ -150,12 +150,19 @@ def _up_to_parity(value: int, md: int) -> int:
     return value + ((value ^ md) & 1)
 
 
-def kernel_heuristic(name: str, height: int, width: int, goal: Goal = "standard") -> KernelHeuristic:
-    """Parse ``name`` and prepare its tables for ``height x width`` boards and ``goal``.
+def kernel_heuristic(name: str | Spec, height: int, width: int, goal: Goal = "standard") -> KernelHeuristic:
+    """Prepare the tables of heuristic ``name`` (a name, parsed and the goal checked, or a
+    ``Spec`` already parsed, for a goal already checked) for ``height x width`` boards and ``goal``.
 
     Raises ``MissingTableError`` (naming the build command) if a pattern database is not built."""
-    check_goal(goal)
-    return _kernel_heuristic(parse(name), height, width, goal)
+    if isinstance(name, str):
+        check_goal(goal)
+    return _kernel_heuristic(as_spec(name), height, width, goal)
+
+
+def as_spec(name: str | Spec) -> Spec:
+    """``name`` parsed, or the ``Spec`` given (never parsed twice)."""
+    return name if isinstance(name, Spec) else parse(name)
 
 
 @functools.cache
@@ -213,35 +220,35 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
     return KernelHeuristic(spec, height, width, goal, mode, bounds, columns, partition, mirrored)
 
 
-def evaluate(board: Board, goal: Goal, name: str) -> int:
-    """The value of heuristic ``name`` for ``board`` (plain Python; the kernel agrees)."""
-    spec = parse(name)
+def evaluate(board: Board, goal: Goal, name: str | Spec) -> int:
+    """The value of heuristic ``name`` (or its ``Spec``) for ``board`` (plain Python; the kernel agrees)."""
+    spec = as_spec(name)
     if not spec.extended:
         from . import linear_conflict, manhattan
 
         return linear_conflict.value(board, goal) if spec.lc else manhattan.value(board, goal)
-    return kernel_heuristic(name, board.height, board.width, goal).value(board)
+    return kernel_heuristic(spec, board.height, board.width, goal).value(board)
 
 
-def first_bound(board: Board, goal: Goal, name: str) -> tuple[str, int]:
+def first_bound(board: Board, goal: Goal, name: str | Spec) -> tuple[str, int]:
     """The heuristic a search of ``board`` starts from (``auto`` resolved as ``auto_heuristic``
-    does) and its value, the first bound of IDA* and A*.
+    does) and its value, the first bound of IDA* and A*: pattern databases built only for the
+    other goal convention are read on the board turned 180 degrees (``Board.converted``), whose
+    distance to that goal is the same, as the searches read them.
 
     >>> from npuzzle import Board
     >>> first_bound(Board(2, 2, (1, 2, 0, 3)), "standard", "lc")
     ('lc', 1)
     """
-    if name == "auto":
-        name = auto_heuristic(board.height, board.width, goal)[0]
-    spec = parse(name)
+    spec = parse(auto_heuristic(board.height, board.width, goal)[0]) if name == "auto" else as_spec(name)
     other: Goal = "blank-first" if goal == "standard" else "standard"
-    if spec.pdb is not None and isinstance(goal, str):
+    if spec.pdb is not None:
         from . import pattern_db
 
         h, w = board.shape
         if not pattern_db.is_built(spec.pdb, h, w, goal) and pattern_db.is_built(spec.pdb, h, w, other):
-            return spec.name, evaluate(board.converted(), other, spec.name)  # as the search reads them
-    return spec.name, evaluate(board, goal, spec.name)
+            return spec.name, evaluate(board.converted(), other, spec)
+    return spec.name, evaluate(board, goal, spec)
 
 
 #: Largest side of a board whose walking-distance tables ``auto`` builds on the fly (4x4: 0.2 s,

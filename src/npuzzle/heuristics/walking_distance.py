@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import tables as store
-from ..board import GOALS, Board, Goal, check_goal, goal_cell
+from ..board import GOALS, Board, Goal, goal_cell
 from ..errors import InvalidBoardError, MissingTableError, TableFormatError, TableStoreError
 
 #: Boards with more tables than this are refused (the BFS runs in Python: 3x5 has 352,560
@@ -221,8 +221,8 @@ def _fillings(tiles: int, room: tuple[int, ...]) -> list[tuple[int, ...]]:
 @functools.cache
 def walking_tables(height: int, width: int, goal: Goal = "standard") -> tuple[WalkingTable, WalkingTable]:
     """The row table (lines = rows) and the column table of a ``height x width`` board: from the
-    table store, else built and stored there (see the module docstring)."""
-    check_goal(goal)
+    table store, else built and stored there (see the module docstring). ``goal`` is a checked
+    convention name."""
     rows = _stored_or_built(height, width, goal, "rows")
     if height == width:
         return rows, rows

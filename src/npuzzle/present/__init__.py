@@ -158,6 +158,10 @@ def search_start_text(board: Board, goal: Goal | Board, heuristic: str = "", bou
 
 def iteration_text(iteration: Iteration, final: bool) -> str:
     """One IDA* iteration (or A* bound) of a verbose search; ``final`` if it found the solution."""
+    if iteration.kind != "threshold":
+        found = f"answer of {iteration.length:,} moves" if iteration.length is not None else "no answer"
+        what = f"{iteration.kind} {iteration.threshold:,}" if iteration.threshold else iteration.kind
+        return f"  {what}: {found}, {iteration.generated:,} nodes generated, {iteration.seconds:.3f} s CPU"
     state = "solution found" if final else "no solution"
     return (f"  threshold {iteration.threshold:,}: {state}, {iteration.generated:,} nodes generated, "
             f"{iteration.seconds:.3f} s CPU")

@@ -9,38 +9,20 @@ Parberry's algorithm and a greedy refinement).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ..board import Board, Goal, check_goal
-from ..errors import InvalidBoardError, TableBuildStopped
+from ..board import Board, Goal
+from ..errors import InvalidOptionError
 from ..heuristics import HEURISTICS
-from .limits import Limit, Progress, ProgressCallback, Solution, Stats, unfinished
-from .registry import (
-    METHODS,
-    PRUNING,
-    REALTIME_METHODS,
-    SPLIT,
-    IterationCallback,
-    Request,
-    check_pruning,
-    check_realtime_method,
-)
-from .registry import (
-    method as registered,
-)
+from .limits import Limit, Progress, ProgressCallback, Solution, Stats
+from .problem import AUTO_BEAM_CELLS, AUTO_OPTIMAL_CELLS, Problem, prepare, run
+from .registry import METHODS, PRUNING, REALTIME_METHODS, IterationCallback, Request
 
 if TYPE_CHECKING:
     from .split import Executor
 
-#: ``method="auto"`` solves boards of up to this many cells optimally (IDA*), ...
-AUTO_OPTIMAL_CELLS = 16
-#: ... boards of up to this many by the beam search within its time budget (and, when a budget is
-#: given, up to the beam's own limit, 32x32: larger boards need more than the default second),
-#: larger ones in real time.
-AUTO_BEAM_CELLS = 576
 
 
 def solve(
@@ -76,131 +58,25 @@ def solve(
     ``Board`` (whose blank, or the position's, is in a corner), solved by relabelling the tiles
     against the standard goal (see ``search.relabel``); the moves come back in the original tiles.
     """
-    if isinstance(goal, Board):
-        board.require_solvable(goal)
-        named = _named_goal(goal)
-        if named is None:
-            from .relabel import solve_for_board
-
-            return solve_for_board(board, goal, lambda start: solve(
-                start, method=method, heuristic=heuristic, limit=limit, weight=weight,
-                realtime_method=realtime_method, on_iteration=on_iteration, pruning=pruning,
-                on_progress=on_progress, executor=executor, budget=budget))
-        goal = named
-    request = _request(method, heuristic, limit, goal, weight, realtime_method, on_iteration, pruning, on_progress,
-                       budget)
-    if executor is not None and executor.workers > 1:
-        request = dataclasses.replace(request, executor=executor)
-    board.require_solvable(goal)
-    _check_options(method, request)
-    if method == "auto":
-        from .bfs import table_solve
-
-        answer = table_solve(board, goal)
-        if answer is not None:
-            return answer
-        method = _auto_method(board, request)
-    return _run(board, goal, method, request)
-
-
-def _run(board: Board, goal: Goal, method: str, request: Request) -> Solution:
-    """The search ``method`` on ``board`` (``_under_way`` names it meanwhile, for the compile
-    notice), tables made on the way (walking distance) held to the request's limits too: one
-    they stop ends the search as stopped at that limit."""
-    from .. import tables as store
-
-    solver = SPLIT.load() if method == "idastar" and request.executor is not None else registered(method).load()
-    limit = request.limit or Limit()
-    _under_way[0] = method
-    try:
-        with store.build_allowance(limit.timeout, limit.max_memory):
-            return solver(board, request)
-    except TableBuildStopped as stop:
-        return unfinished(board, goal, stop.status, board.manhattan(goal), stats=Stats(), method=method,
-                          heuristic=request.heuristic, note=str(stop))
-    finally:
-        _under_way[0] = ""
-
-
-def _request(
-    method: str, heuristic: str, limit: Limit | None, goal: Goal, weight: float, realtime_method: str,
-    on_iteration: IterationCallback | None, pruning: str, on_progress: ProgressCallback | None, budget: float | None,
-) -> Request:
-    """``solve``'s options checked once (the goal, the method's and the heuristic's names, ...)."""
-    check_goal(goal)
-    if method != "auto":
-        registered(method)
-    if heuristic != "auto":
-        from ..heuristics.registry import parse
-
-        heuristic = parse(heuristic).name
-    if budget is not None:
-        from .beam import check_budget
-
-        budget = check_budget(budget)
-    return Request(goal, heuristic, limit, weight, check_realtime_method(realtime_method),
-                   check_pruning(pruning), on_iteration, on_progress, budget=budget)
+    request = Request(goal, heuristic, limit, weight, realtime_method, pruning, on_iteration, on_progress,
+                      executor=executor, budget=budget)
+    return run(prepare(board, request, method))
 
 
 def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board = "standard") -> int:
     """The value of ``heuristic`` (``auto`` is the one ``solve`` would pick) for ``board`` and
-    ``goal`` (a goal board is relabelled as ``solve`` does it)."""
-    from ..heuristics.registry import auto_heuristic, parse
+    ``goal`` (a goal board is framed as ``solve`` frames it)."""
+    from ..heuristics.registry import first_bound, parse
+    from .problem import framed
 
-    if isinstance(goal, Board):
-        board.is_goal(goal)  # the shapes agree
-        named = _named_goal(goal)
-        if named is None:
-            from .relabel import frame_for
-
-            frame = frame_for(board, goal)
-            if frame is None:
-                if heuristic != "manhattan":
-                    raise InvalidBoardError("the blanks of the goal board and of the position are both off the "
-                                            "corners: only the manhattan bound is evaluated for them")
-                return board.manhattan(goal)
-            board, goal = frame.apply(goal if frame.reverse else board), "standard"
-        else:
-            goal = named
-    check_goal(goal)
-    name = auto_heuristic(board.height, board.width, goal)[0] if heuristic == "auto" else parse(heuristic).name
-    from .quality import bound_value
-
-    return bound_value(board, goal, name)
-
-
-def _named_goal(goal: Board) -> Goal | None:
-    """The convention whose goal ``goal`` is, if any (then its own tables answer)."""
-    names: tuple[Goal, ...] = ("standard", "blank-first")
-    return next((name for name in names if goal.is_goal(name)), None)
-
-
-def _check_options(method: str, request: Request) -> None:
-    """Options that the chosen search does not take are refused, naming the one that does."""
-    if method == "auto":
-        return
-    if request.weight != 1 and "weight" not in registered(method).options:
-        raise InvalidBoardError("--weight applies to A* only: add --method astar")
-    if request.pruning != "auto" and "pruning" not in registered(method).options:
-        raise InvalidBoardError("--pruning applies to IDA* only: add --method idastar")
-    if request.budget is not None and "budget" not in registered(method).options:
-        raise InvalidBoardError("--budget applies to the beam search only: add --method beam (or leave --method auto)")
-
-
-def _auto_method(board: Board, request: Request) -> str:
-    if request.weight != 1:
-        return "astar"
-    if board.size <= AUTO_OPTIMAL_CELLS and request.budget is None:
-        return "idastar"
-    from .beam import MAX_CELLS as BEAM_CELLS
-
-    if board.size <= AUTO_BEAM_CELLS or (request.budget is not None and board.size <= BEAM_CELLS):
-        return "beam"
-    if request.budget is not None:
-        raise InvalidBoardError(
-            f"--budget applies to the beam search, which takes boards of at most {BEAM_CELLS:,} cells; a "
-            f"{board.height}x{board.width} board is solved in real time: leave out --budget")
-    return "realtime"
+    found = framed(board, goal)
+    if found is None:
+        if heuristic != "manhattan":
+            raise InvalidOptionError("the blanks of the goal board and of the position are both off the "
+                                     "corners: only heuristic='manhattan' is evaluated for them")
+        return board.manhattan(goal)
+    _, start, target = found
+    return first_bound(start, target, heuristic if heuristic == "auto" else parse(heuristic))[1]
 
 
 #: The method ``solve`` runs (after ``auto`` is resolved), for the compile notice to name.
@@ -239,5 +115,6 @@ def warmup(on_family: Callable[[str, str], None] | None = None,
     warm_all(on_family, on_done)
 
 
-__all__ = ["Limit", "Solution", "Stats", "Progress", "ProgressCallback", "Request", "solve", "lower_bound",
+__all__ = ["Limit", "Solution", "Stats", "Progress", "ProgressCallback", "Request", "Problem", "prepare", "run",
+           "AUTO_OPTIMAL_CELLS", "AUTO_BEAM_CELLS", "solve", "lower_bound",
            "warmup", "compile_notice", "METHODS", "HEURISTICS", "PRUNING", "REALTIME_METHODS", "IterationCallback"]

@@ -33,11 +33,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..arguments import MAX_WEIGHT
-from ..board import Board, Goal, check_goal
-from ..errors import InvalidBoardError
+from ..board import Board, Goal
 from ..geometry import geometry, tiles_from_directions
-from ..heuristics.registry import KernelHeuristic, auto_heuristic, evaluate, kernel_heuristic, parse
-from .idastar import from_other_goal, other_goal_tables
+from ..heuristics.registry import KernelHeuristic, evaluate, kernel_heuristic
 from .limits import (
     INTERRUPTED,
     MEMORY_LIMIT,
@@ -49,9 +47,11 @@ from .limits import (
     ProgressCallback,
     Solution,
     Stats,
-    checked_solution,
+    found_solution,
     unfinished,
 )
+from .problem import Problem, prepare
+from .problem import run as run_problem
 from .registry import IterationCallback, Request
 
 #: Largest board A* accepts: 6 bits per cell in the packed positions.
@@ -213,13 +213,29 @@ class AStarRun:
     reopened: int = 0
 
 
-def solve_request(board: Board, request: Request) -> Solution:
-    """``astar`` for a ``search.solve`` request (``auto`` picks the bound IDA* would)."""
-    heuristic = request.heuristic
-    if heuristic == "auto":
-        heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
-    return astar(board, goal=request.goal, heuristic=heuristic, weight=request.weight, limit=request.limit,
-                 on_iteration=request.on_iteration, on_progress=request.on_progress)
+def solve_problem(problem: Problem) -> Solution:
+    """A* (weighted if the request's weight is above 1) on a prepared problem (see ``search.problem``)."""
+    return run_framed(problem).solution
+
+
+def run_framed(problem: Problem) -> AStarRun:
+    """A* on the problem's start and target, with the memory it used."""
+    spec, board, goal = problem.heuristic, problem.start, problem.target
+    assert spec is not None  # A* takes a heuristic: prepare resolved it
+    kh = kernel_heuristic(spec, board.height, board.width, goal)
+    w = exact_weight(problem.request.weight)
+    limit = problem.limit
+    max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()
+    clock = Clock(limit)
+    stats = Stats(generated=1)
+    if board.is_goal(goal):
+        clock.stamp(stats)
+        stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
+        method = "astar" if w == 1 else "weighted-astar"
+        return AStarRun(found_solution(board, goal, (), optimal=True, stats=stats, method=method,
+                                       heuristic=spec.name), 1, 0)
+    return _Search(board, goal, kh, w, limit, max_memory, clock, stats, problem.request.on_iteration,
+                   problem.request.on_progress).run()
 
 
 def astar(
@@ -241,6 +257,9 @@ def astar(
     final)`` is called each time the proven lower bound rises. A weighted solution's ``note``
     states its guarantee (length <= weight x optimal) and ``lower_bound`` the bound proven.
     ``on_progress(progress)`` is called between the kernel's slices (see ``limits.Progress``).
+
+    >>> astar(Board(2, 3, (1, 2, 3, 0, 4, 5)), heuristic="lc").letters
+    'LL'
     """
     return run_astar(board, goal=goal, heuristic=heuristic, weight=weight, limit=limit,
                      on_iteration=on_iteration, on_progress=on_progress).solution
@@ -257,35 +276,16 @@ def run_astar(
     on_progress: ProgressCallback | None = None,
 ) -> AStarRun:
     """``astar`` with the memory it used (for benchmarks)."""
-    check_goal(goal)
-    heuristic = parse(heuristic).name
-    try:
-        w = exact_weight(weight)
-    except ValueError as e:
-        raise InvalidBoardError(str(e)) from None
-    if board.size > MAX_CELLS:
-        raise InvalidBoardError(
-            f"A* is limited to boards of at most {MAX_CELLS} cells; "
-            f"a {board.height}x{board.width} board ({board.size} cells) needs --method realtime"
-        )
-    board.require_solvable(goal)
-    limit = limit or Limit()
-    other = other_goal_tables(board, goal, heuristic)
-    if other is not None:
-        run = run_astar(board.converted(), goal=other, heuristic=heuristic, weight=weight, limit=limit,
-                        on_iteration=on_iteration, on_progress=on_progress)
-        return replace(run, solution=from_other_goal(board, goal, other, run.solution))
-    kh = kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
-    max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()
-    clock = Clock(limit)
-    method = "astar" if w == 1 else "weighted-astar"
-    stats = Stats(generated=1)
-    if board.is_goal(goal):
-        clock.stamp(stats)
-        stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
-        sol = checked_solution(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
-        return AStarRun(sol, 1, 0)
-    return _Search(board, goal, kh, w, limit, max_memory, clock, stats, on_iteration, on_progress).run()
+    problem = prepare(board, Request(goal, heuristic, limit, weight, on_iteration=on_iteration,
+                                     on_progress=on_progress), "astar")
+    runs: list[AStarRun] = []
+
+    def framed(p: Problem) -> Solution:
+        runs.append(run_framed(p))
+        return runs[-1].solution
+
+    solution = run_problem(problem, framed)
+    return replace(runs[-1], solution=solution) if runs else AStarRun(solution, 0, 0)
 
 
 def _wd_find(kh: KernelHeuristic) -> tuple[np.ndarray, ...]:
@@ -316,7 +316,7 @@ class _Search:
         self.kh = kh
         self.mode = kh.mode | (LC if kh.spec.lc else 0)
         self.wd_find = _wd_find(kh)
-        self.h0 = evaluate(board, goal, kh.spec.name)
+        self.h0 = evaluate(board, goal, kh.spec)
         self.bits, self.words = packing(board.size)
         num = weight.numerator
         # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity, reopened
@@ -488,6 +488,6 @@ class _Search:
         if self.weight != 1:
             w = f"{float(self.weight):g}"
             note = f"weighted A* with w = {w}: length <= {w} x optimal"
-        sol = checked_solution(self.board, self.goal, moves, optimal=optimal, stats=self.stats,
-                     method=self.method, heuristic=self.heuristic, note=note)
+        sol = found_solution(self.board, self.goal, moves, optimal=optimal, stats=self.stats,
+                             method=self.method, heuristic=self.heuristic, note=note)
         return self._result(replace(sol, lower_bound=min(bound, len(moves))))

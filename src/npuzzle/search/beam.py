@@ -41,11 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from ..arguments import MAX_BUDGET
 from ..board import Board, Goal
-from ..errors import InvalidBoardError
 from ..geometry import geometry, tiles_from_directions
-from .limits import Clock, Limit, Progress, ProgressCallback, Solution, Stats, checked_solution
+from .limits import Clock, Iteration, Limit, Progress, ProgressCallback, Solution, Stats, found_solution
+from .problem import Problem, prepare
+from .problem import run as run_problem
 from .quality import proven_bound
 from .registry import DEFAULT_NODES, Request
 
@@ -112,6 +112,7 @@ class Allowance:
     clock: Clock
     nodes: int | None
     seconds: float | None
+    memory: int = 1536 << 20
 
     def nodes_left(self, run: _Run) -> int:
         """The children the next beam may generate (its node cap): the nodes left, and the CPU
@@ -178,30 +179,55 @@ class _Run:
             self.last_rate = generated / seconds
 
 
-def solve_request(board: Board, request: Request) -> Solution:
-    """``beam_solve`` for a ``search.solve`` request."""
-    if not isinstance(request.goal, str):
-        raise InvalidBoardError("internal error: the beam search takes a named goal")
-    return beam_solve(board, goal=request.goal, budget=request.budget, limit=request.limit,
-                      on_progress=request.on_progress)
-
-
-def check_budget(budget: float) -> float:
-    """``budget`` if it is a number of seconds above 0 and at most ``MAX_BUDGET``."""
-    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0 < budget <= MAX_BUDGET:
-        raise InvalidBoardError(f"budget {budget!r}: give more than 0 and at most {MAX_BUDGET:.0f} seconds")
-    return float(budget)
-
-
-def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = None, limit: Limit | None = None,
-               on_progress: ProgressCallback | None = None) -> Solution:
-    """The shortest answer found within the budget, replayed and checked; ``lower_bound`` is
-    proven, ``optimal`` only when the length equals it.
+def solve_problem(problem: Problem) -> Solution:
+    """The beam search on a prepared problem (see ``search.problem``): the shortest answer found
+    within the budget, with a proven lower bound, ``optimal`` only when the length equals it.
 
     The budget is ``limit.max_nodes`` children generated, or ``DEFAULT_NODES`` when neither it
     nor ``budget`` is given: the answer is then the same on every machine. ``budget`` is CPU
     seconds instead (the anytime mode; with ``limit.max_nodes`` too, whichever runs out first);
-    ``limit.timeout``, if given, bounds the CPU seconds as well.
+    ``limit.timeout``, if given, bounds the CPU seconds as well, and ``limit.max_memory`` the
+    widest beam. ``on_iteration`` is called after each round (``Iteration.kind`` "beam width")."""
+    from .realtime import realtime_array
+
+    _load_kernel()
+    work, goal, request = problem.start, problem.target, problem.request
+    allowance = _allowance(Clock(problem.limit), request.budget, problem.limit)
+    clock = allowance.clock
+    bound = proven_bound(work, goal)
+    if plan(*work.shape)[0]:  # reduced line by line: the real-time answer bounds the last region
+        run = _Run(realtime_array(work, goal=goal, method="greedy"))
+    else:
+        run = _Run(np.zeros(0, np.uint8), found=False, cap=WHOLE_DEPTH_PER_MD * work.manhattan(goal) + WHOLE_DEPTH)
+    width = WIDE_FIRST_WIDTH if work.size > WIDE_CELLS else FIRST_WIDTH
+    while run.length > bound and width <= MAX_WIDTH:
+        started, generated, expanded = clock.cpu(), run.generated, run.expanded
+        outcome = _round(work, width, run, allowance, goal)
+        if request.on_progress is not None:
+            request.on_progress(Progress(bound, run.generated, clock.wall(), clock.cpu()))
+        following = allowance.next_width(run, width, run.generated - generated, clock.cpu() - started)
+        if request.on_iteration is not None:
+            request.on_iteration(Iteration(width, run.generated - generated, run.expanded - expanded,
+                                           clock.cpu() - started, "beam width", run.length if run.found else None),
+                                 outcome == OUT_OF_BUDGET or not following or run.length <= bound)
+        if outcome == OUT_OF_BUDGET or not following:
+            break
+        width = following
+    beam_answered = run.found and bool(run.widths)
+    if not run.found:
+        run.improve(realtime_array(work, goal=goal, method="greedy"))
+    stats = Stats(expanded=run.expanded, generated=run.generated)
+    clock.stamp(stats)
+    moves = tiles_from_directions(work, run.directions.tolist())
+    note = _note(run, beam_answered or bool(plan(*work.shape)[0]), len(moves) == bound)
+    solution = found_solution(work, goal, moves, optimal=len(moves) == bound, stats=stats, method="beam",
+                              heuristic=_ranking(work, goal), note=note)
+    return dataclasses.replace(solution, lower_bound=bound)
+
+
+def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = None, limit: Limit | None = None,
+               on_progress: ProgressCallback | None = None) -> Solution:
+    """The beam search (``solve_problem``) on ``board``, replayed and checked.
 
     >>> s = beam_solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), budget=0.5)
     >>> s.length >= 31 and s.board.apply(s.moves).is_goal()
@@ -210,46 +236,8 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = 
     >>> t.moves == beam_solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))).moves   # a budget of nodes
     True
     """
-    from .realtime import realtime_array
-
-    if budget is not None:
-        budget = check_budget(budget)
-    _load_kernel()
-    if board.size > MAX_CELLS:
-        raise InvalidBoardError(f"the beam search takes boards of at most {MAX_CELLS} cells; "
-                                f"a {board.height}x{board.width} board is solved in real time (--method realtime)")
-    board.require_solvable(goal)
-    allowance = _allowance(Clock(limit or Limit()), budget, limit)
-    clock = allowance.clock
-    bound = proven_bound(board, goal)
-    frame = _frame(board, goal)  # the goal the search works toward; the board turned 180 degrees if not ``goal``
-    work = board if frame == goal else board.converted()
-    if plan(*board.shape)[0]:  # reduced line by line: the real-time answer bounds the last region
-        run = _Run(realtime_array(work, goal=frame, method="greedy"))
-    else:
-        run = _Run(np.zeros(0, np.uint8), found=False, cap=WHOLE_DEPTH_PER_MD * board.manhattan(goal) + WHOLE_DEPTH)
-    width = WIDE_FIRST_WIDTH if board.size > WIDE_CELLS else FIRST_WIDTH
-    while run.length > bound and width <= MAX_WIDTH:
-        started, generated = clock.cpu(), run.generated
-        outcome = _round(work, width, run, allowance, frame)
-        if on_progress is not None:
-            on_progress(Progress(bound, run.generated, clock.wall(), clock.cpu()))
-        if outcome == OUT_OF_BUDGET:
-            break
-        width = allowance.next_width(run, width, run.generated - generated, clock.cpu() - started)
-        if not width:
-            break
-    beam_answered = run.found and bool(run.widths)
-    if not run.found:
-        run.improve(realtime_array(work, goal=frame, method="greedy"))
-    stats = Stats(expanded=run.expanded, generated=run.generated)
-    clock.stamp(stats)
-    dirs = run.directions if frame == goal else 3 - run.directions
-    moves = tiles_from_directions(board, dirs.tolist())
-    note = _note(run, beam_answered or bool(plan(*board.shape)[0]), len(moves) == bound)
-    solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats, method="beam",
-                                heuristic=_ranking(work, frame), note=note)
-    return dataclasses.replace(solution, lower_bound=bound)
+    request = Request(goal, limit=limit, budget=budget, on_progress=on_progress)
+    return run_problem(prepare(board, request, "beam"))
 
 
 def _note(run: _Run, beams_answered: bool, at_bound: bool) -> str:
@@ -267,7 +255,8 @@ def _allowance(clock: Clock, budget: float | None, limit: Limit | None) -> Allow
     max_nodes = limit.max_nodes if limit is not None else None
     nodes = max_nodes if max_nodes is not None else (DEFAULT_NODES if budget is None else None)
     times = [t for t in (budget, limit.timeout if limit is not None else None) if t is not None]
-    return Allowance(clock, nodes, min(times) if times else None)
+    memory = MAX_MEMORY if limit is None or limit.max_memory is None else min(MAX_MEMORY, limit.max_memory)
+    return Allowance(clock, nodes, min(times) if times else None, memory)
 
 
 def plan(height: int, width: int) -> tuple[list[list[int]], tuple[int, int]]:
@@ -329,7 +318,7 @@ def _round(work: Board, width: int, run: _Run, allowance: Allowance, frame: Goal
         if max_depth <= 0:  # the lines alone are as long as the best answer
             run.widths.append(width)
             return DONE
-        beam = min(beam, _widest(n, max_depth))
+        beam = min(beam, _widest(n, max_depth, allowance.memory))
         path, stats = np.zeros(max_depth + 1, np.int8), np.zeros(3, np.int64)
         bits = max(12, ((FINAL_SEEN_FACTOR if final else SEEN_FACTOR) * beam - 1).bit_length())
         cap = allowance.nodes_left(run)
@@ -366,15 +355,14 @@ def _no_patterns() -> tuple[Any, ...]:
     return (np.zeros(0, np.int64), False, False, pdb, one, one, one, one, one, one, one, np.zeros(1, np.uint64))
 
 
-def _frame(board: Board, goal: Goal) -> Goal:
+def beam_goal(height: int, width: int, goal: Goal) -> Goal:
     """The goal convention a beam searches toward: the standard one (lines are planned for it),
-    unless ``board`` is searched whole and pattern databases are built for the other convention
-    only (then ``board`` turned 180 degrees is searched toward it, as IDA* does)."""
-    h, w = board.shape
-    if plan(h, w)[0]:
+    unless the board is searched whole and pattern databases are built for the other convention
+    only (then the board turned 180 degrees is searched toward it, as IDA* does)."""
+    if plan(height, width)[0]:
         return "standard"
     frames: tuple[Goal, ...] = ("standard", "blank-first") if goal == "standard" else ("blank-first", "standard")
-    return next((frame for frame in frames if _built(h, w, frame)), "standard")
+    return next((frame for frame in frames if _built(height, width, frame)), "standard")
 
 
 def _built(height: int, width: int, frame: Goal) -> list[str]:
@@ -424,12 +412,12 @@ def _played(tiles: np.ndarray, width: int, steps: np.ndarray) -> np.ndarray:
     return tiles
 
 
-def _widest(cells: int, depth: int) -> int:
-    """The widest beam whose arrays fit ``MAX_MEMORY`` for ``cells`` cells and ``depth`` layers:
+def _widest(cells: int, depth: int, memory: int = MAX_MEMORY) -> int:
+    """The widest beam whose arrays fit ``memory`` bytes for ``cells`` cells and ``depth`` layers:
     5 bytes per board per layer for the path, two layers of boards, the children and the
     seen-tables."""
     per_width = 5 * (depth + 1) + 4 * cells + 3 * 72 + 2 * 8 * 16 + 64
-    return max(16, MAX_MEMORY // per_width)
+    return max(16, memory // per_width)
 
 
 def _load_kernel() -> None:

@@ -18,10 +18,12 @@ one step closer to home), level by level by Manhattan distance.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,7 +31,10 @@ from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, TableFormatError, TableStoreError
 from ..geometry import geometry, neighbours
-from .limits import Clock, Limit, Solution, Stats, checked_solution
+from .limits import Clock, Limit, Solution, Stats, checked_solution, found_solution
+
+if TYPE_CHECKING:
+    from .problem import Problem
 
 #: Largest board (in cells) whose whole state space is searched; indices fit in 32 bits.
 MAX_CELLS = 12
@@ -312,8 +317,8 @@ def _saved_table(height: int, width: int, blank: int) -> store.Table | None:
 
 
 def _walk(board: Board, goal: Goal) -> tuple[tuple[int, ...], Stats] | None:
-    """The tiles pushed along the saved table from ``board`` to ``goal``, and the time taken."""
-    check_goal(goal)
+    """The tiles pushed along the saved table from ``board`` to ``goal`` (a checked convention
+    name), and the time taken."""
     if board.size > MAX_CELLS:
         return None
     blank = goal_blank(board.height, board.width, goal)
@@ -356,6 +361,30 @@ def table_distance(board: Board, goal: Goal = "standard") -> int | None:
     """The exact distance of ``board`` from a saved table, or ``None`` if no table is saved."""
     walked = _walk(board, goal)
     return None if walked is None else len(walked[0])
+
+
+def has_table(board: Board, goal: Goal) -> bool:
+    """Whether a distance table is saved for ``board``'s shape and ``goal`` (not yet read)."""
+    if board.size > MAX_CELLS:
+        return False
+    blank = board.size - 1 if goal == "standard" else 0
+    return store.table_stamp(_key(board.height, board.width, blank)) is not None
+
+
+def solve_problem(problem: Problem) -> Solution:
+    """An optimal solution walked down the saved table (``search.problem`` method ``table``);
+    a damaged table is reported and IDA* answers instead."""
+    walked = _walk(problem.start, problem.target)
+    if walked is None:
+        from .problem import prepare
+
+        serial = prepare(problem.start, dataclasses.replace(problem.request, goal=problem.target), "idastar")
+        from .idastar import solve_problem as idastar
+
+        return idastar(serial)
+    moves, stats = walked
+    return found_solution(problem.start, problem.target, moves, optimal=True, stats=stats, method="bfs-table",
+                          heuristic="table")
 
 
 def table_solve(board: Board, goal: Goal = "standard") -> Solution | None:

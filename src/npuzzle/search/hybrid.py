@@ -22,12 +22,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..board import Board, Goal, check_goal
-from ..errors import InvalidBoardError
-from ..heuristics.registry import KernelHeuristic, auto_heuristic, kernel_heuristic, parse
-from .astar import MAX_CELLS, _Arrays, _Search, default_max_memory, exact_weight
-from .idastar import _pruning, _warm, from_other_goal, other_goal_tables
+from ..board import Board, Goal
+from ..heuristics.registry import KernelHeuristic, kernel_heuristic
+from .astar import _Arrays, _Search, default_max_memory, exact_weight
+from .idastar import _warm
 from .limits import NODE_LIMIT, Clock, Limit, ProgressCallback, Solution, Stats
+from .problem import Problem, prepare
+from .problem import run as run_problem
 from .registry import IterationCallback, Request
 from .split import _BIG, Executor, Inline, Job, Leaf, Leaves, _Split
 
@@ -36,14 +37,32 @@ TOP_NODES = 1 << 20
 METHOD = "astar+idastar"
 
 
-def solve_request(board: Board, request: Request) -> Solution:
-    """``astar_idastar`` for a ``search.solve`` request (``auto`` picks the bound IDA* would)."""
-    heuristic = request.heuristic
-    if heuristic == "auto":
-        heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
-    return astar_idastar(board, goal=request.goal, heuristic=heuristic, limit=request.limit,
-                         pruning=request.pruning, on_iteration=request.on_iteration,
-                         on_progress=request.on_progress, executor=request.executor)
+def solve_problem(problem: Problem) -> Solution:
+    """A*+IDA* on a prepared problem (see ``search.problem``): A* until it has generated the
+    request's ``top_nodes`` (default ``TOP_NODES``), then IDA* below its open nodes, on the
+    request's executor's workers if it has any."""
+    spec, board, goal = problem.heuristic, problem.start, problem.target
+    assert spec is not None  # A*+IDA* takes a heuristic: prepare resolved it
+    request, limit, pruning = problem.request, problem.limit, problem.pruning
+    top_nodes = request.top_nodes or TOP_NODES
+    kh = kernel_heuristic(spec, board.height, board.width, goal)
+    _warm(spec, board.height, board.width, goal, pruning)
+    clock = Clock(limit)
+    stats = Stats(generated=1)
+    top_limit = replace(limit, max_nodes=top_nodes if limit.max_nodes is None else min(top_nodes, limit.max_nodes))
+    search = _Search(board, goal, kh, exact_weight(1.0), top_limit, limit.max_memory or default_max_memory(), clock,
+                     stats, request.on_iteration, request.on_progress)
+    first = search.run().solution
+    user_limit = limit.max_nodes is not None and stats.generated >= limit.max_nodes
+    if first.solved or first.status != NODE_LIMIT or user_limit or search.arrays is None:
+        return replace(first, method=METHOD)  # solved by A* alone, or stopped by the caller's limits
+    top = Top.of(search, kh)
+    job = Job(board.tiles, board.height, board.width, goal, spec, pruning)
+    run = _Split(job, top, request.executor or Inline(), limit, request.on_progress, method=METHOD, clock=clock,
+                 stats=stats)
+    return run.search(board, max(first.lower_bound, top.first_bound()), request.on_iteration,
+                      note=f"A* stored the top of the tree: {len(top.leaves):,} open positions of "
+                           f"{search.ctl[0]:,} it reached")
 
 
 def astar_idastar(
@@ -62,40 +81,9 @@ def astar_idastar(
     generated ``top_nodes`` nodes, then IDA* below its open nodes (on ``executor``'s workers if
     given). ``heuristic``, ``pruning`` and ``limit`` are IDA*'s; the solution is the same length
     as IDA*'s, and ``stats`` counts both parts."""
-    check_goal(goal)
-    heuristic = parse(heuristic).name
-    pruning = _pruning(pruning, heuristic, board.size)
-    if top_nodes < 1:
-        raise InvalidBoardError(f"A*+IDA* needs a top of at least one node, not {top_nodes}")
-    if board.size > MAX_CELLS:
-        raise InvalidBoardError(
-            f"A*+IDA* is limited to boards of at most {MAX_CELLS} cells, as A* is; a {board.height}x{board.width} "
-            f"board ({board.size} cells) needs --method beam or realtime")
-    board.require_solvable(goal)
-    limit = limit or Limit()
-    other = other_goal_tables(board, goal, heuristic)
-    if other is not None:
-        sol = astar_idastar(board.converted(), goal=other, heuristic=heuristic, limit=limit, pruning=pruning,
-                            top_nodes=top_nodes, on_iteration=on_iteration, on_progress=on_progress,
-                            executor=executor)
-        return from_other_goal(board, goal, other, sol)
-    kh = kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
-    _warm(heuristic, board.height, board.width, goal, pruning)
-    clock = Clock(limit)
-    stats = Stats(generated=1)
-    top_limit = replace(limit, max_nodes=top_nodes if limit.max_nodes is None else min(top_nodes, limit.max_nodes))
-    search = _Search(board, goal, kh, exact_weight(1.0), top_limit, limit.max_memory or default_max_memory(), clock,
-                     stats, on_iteration, on_progress)
-    first = search.run().solution
-    user_limit = limit.max_nodes is not None and stats.generated >= limit.max_nodes
-    if first.solved or first.status != NODE_LIMIT or user_limit or search.arrays is None:
-        return replace(first, method=METHOD)  # solved by A* alone, or stopped by the caller's limits
-    top = Top.of(search, kh)
-    job = Job(board.tiles, board.height, board.width, goal, heuristic, pruning)
-    run = _Split(job, top, executor or Inline(), limit, on_progress, method=METHOD, clock=clock, stats=stats)
-    return run.search(board, max(first.lower_bound, top.first_bound()), on_iteration,
-                      note=f"A* stored the top of the tree: {len(top.leaves):,} open positions of "
-                           f"{search.ctl[0]:,} it reached")
+    request = Request(goal, heuristic, limit, pruning=pruning, on_iteration=on_iteration, on_progress=on_progress,
+                      executor=executor, top_nodes=top_nodes)
+    return run_problem(prepare(board, request, "astar+idastar"))
 
 
 @dataclass

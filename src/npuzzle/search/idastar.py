@@ -12,7 +12,6 @@ stop it cleanly) and reports.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -20,11 +19,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import config
-from ..board import Board, Goal, check_goal
-from ..errors import InvalidBoardError
+from ..board import Board, Goal
+from ..errors import InvalidBoardError, InvalidOptionError
 from ..geometry import DOWN, LEFT, RIGHT, UP, geometry, tiles_from_cells
 from ..heuristics.linear_conflict import line_tables
-from ..heuristics.registry import auto_heuristic, evaluate, kernel_heuristic, parse
+from ..heuristics.registry import Spec, evaluate, kernel_heuristic, parse
 from .fsm import automaton
 from .limits import (
     INTERRUPTED,
@@ -36,10 +35,12 @@ from .limits import (
     ProgressCallback,
     Solution,
     Stats,
-    checked_solution,
+    found_solution,
     unfinished,
 )
-from .registry import IterationCallback, Request, check_pruning
+from .problem import Problem, prepare
+from .problem import run as run_problem
+from .registry import AUTO_FSM_CELLS, IterationCallback, Request, check_pruning
 
 if TYPE_CHECKING:
     from .._kernels.idastar import Shape, Stack
@@ -116,30 +117,27 @@ def warmup(heuristics: Sequence[str] = ("manhattan", "lc"), height: int = 2, wid
     """Compile (or load from numba's cache) the IDA* kernels the heuristics use on boards of one
     shape, so that the CPU time reported for a search is the search's own."""
     for heuristic in heuristics:
-        _warm(parse(heuristic).name, height, width, goal)
+        spec = parse(heuristic)
+        _warm(spec, height, width, goal, _pruning("auto", spec, height * width))
 
 
 @functools.cache
-def _warm(heuristic: str, height: int, width: int, goal: Goal, pruning: str = "auto") -> None:
+def _warm(heuristic: Spec, height: int, width: int, goal: Goal, pruning: str) -> None:
     start = Board.goal(height, width, goal)
     start = start.move(start.movable_tiles()[0])
     # One move from the goal: a few nodes with sound tables; the node limit stops it on any other.
     limit = Limit(max_nodes=_WARM_NODES)
-    _run(start, goal, heuristic, "korf", limit, None, Clock(limit), _pruning(pruning, heuristic, start.size))
+    _run(start, goal, heuristic, "korf", limit, None, Clock(limit), pruning)
 
 
 #: Nodes a warm-up search may generate (it compiles the kernel; its result is not used).
 _WARM_NODES = 100_000
 
 
-#: ``auto`` pruning uses the automaton on boards of up to this many cells (6x6: built in 1.4 s).
-AUTO_FSM_CELLS = 36
-
-
-def _pruning(pruning: str, heuristic: str, cells: int) -> str:
+def _pruning(pruning: str, heuristic: Spec, cells: int) -> str:
     """``pruning`` with ``auto`` resolved (see ``search.PRUNING``)."""
     if check_pruning(pruning) == "auto":
-        return "fsm" if parse(heuristic).extended and cells <= AUTO_FSM_CELLS else "parent"
+        return "fsm" if heuristic.extended and cells <= AUTO_FSM_CELLS else "parent"
     return pruning
 
 
@@ -152,14 +150,15 @@ def _fsm_tables(height: int, width: int, pruning: str) -> tuple[int, np.ndarray]
     return FSM, automaton(height, width).packed
 
 
-def solve_request(board: Board, request: Request) -> Solution:
-    """``idastar`` for a ``search.solve`` request (``auto`` heuristic resolved). Advice on tables
-    that would help is for the front ends to give (``present.advice_text``), after slow searches."""
-    heuristic = request.heuristic
-    if heuristic == "auto":
-        heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
-    return idastar(board, goal=request.goal, heuristic=heuristic, limit=request.limit,
-                   on_iteration=request.on_iteration, pruning=request.pruning, on_progress=request.on_progress)
+def solve_problem(problem: Problem) -> Solution:
+    """IDA* on a prepared problem (see ``search.problem``): its start, target goal, heuristic,
+    pruning, move order, limits and callbacks, all checked and resolved there."""
+    spec, start, target = problem.heuristic, problem.start, problem.target
+    assert spec is not None  # IDA* takes a heuristic: prepare resolved it
+    request = problem.request
+    _warm(spec, start.height, start.width, target, problem.pruning)
+    return _run(start, target, spec, request.order, problem.limit, request.on_iteration, Clock(problem.limit),
+                problem.pruning, request.on_progress)
 
 
 def idastar(
@@ -182,63 +181,21 @@ def idastar(
     chooses the duplicate pruning. ``on_progress(progress)`` is called between the kernel's
     slices (see ``limits.Progress``). With the Manhattan distance, the ``korf`` order and parent
     pruning, ``stats.generated`` equals the node counts of Korf (1985).
+
+    >>> idastar(Board(2, 3, (1, 2, 3, 0, 4, 5)), heuristic="lc").letters
+    'LL'
     """
-    check_goal(goal)
-    heuristic = parse(heuristic).name
-    pruning = _pruning(pruning, heuristic, board.size)
     if order not in ORDERS:
-        raise ValueError(f"unknown move order {order!r}: use {', '.join(ORDERS)}")
-    if board.size > MAX_CELLS:
-        raise InvalidBoardError(
-            f"optimal search is limited to boards of at most {MAX_CELLS} cells; "
-            f"a {board.height}x{board.width} board needs --method realtime"
-        )
-    board.require_solvable(goal)
-    limit = limit or Limit()
-    other = other_goal_tables(board, goal, heuristic)
-    if other is not None:
-        sol = idastar(board.converted(), goal=other, heuristic=heuristic, order=order, limit=limit,
-                      on_iteration=on_iteration, pruning=pruning, on_progress=on_progress)
-        return from_other_goal(board, goal, other, sol)
-    kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
-    _warm(heuristic, board.height, board.width, goal, pruning)
-    return _run(board, goal, heuristic, order, limit, on_iteration, Clock(limit), pruning, on_progress)
-
-
-def other_goal_tables(board: Board, goal: Goal, heuristic: str) -> Goal | None:
-    """The other goal convention, if the pattern databases of ``heuristic`` exist only for that
-    one: then a search solves ``board.converted()`` for it and ``from_other_goal`` maps back."""
-    from ..heuristics import pattern_db
-
-    name = parse(heuristic).pdb
-    if name is None:
-        return None
-    other: Goal = "blank-first" if goal == "standard" else "standard"
-    h, w = board.shape
-    if pattern_db.is_built(name, h, w, goal) or not pattern_db.is_built(name, h, w, other):
-        return None
-    return other
-
-
-def from_other_goal(board: Board, goal: Goal, other: Goal, sol: Solution) -> Solution:
-    """``sol``, a search's result for ``board`` turned 180 degrees and relabelled
-    (``Board.converted``) for the ``other`` goal, as a result for ``board``: the distance is the
-    same and the moves map back tile by tile. Status, bound, counts and notes are kept."""
-    used = f"tables of the {other} goal used on the board turned 180 degrees"
-    note = f"{sol.note}; {used}" if sol.note else used
-    if not sol.solved:
-        return unfinished(board, goal, sol.status, sol.lower_bound, stats=sol.stats, method=sol.method,
-                          heuristic=sol.heuristic, note=note)
-    moves = tuple(board.size - x for x in sol.moves)
-    back = checked_solution(board, goal, moves, optimal=sol.optimal, stats=sol.stats, method=sol.method,
-                  heuristic=sol.heuristic, note=note)
-    return dataclasses.replace(back, lower_bound=sol.lower_bound)
+        raise InvalidOptionError(f"order={order!r}: use one of {', '.join(ORDERS)}")
+    request = Request(goal, heuristic, limit, pruning=pruning, on_iteration=on_iteration, on_progress=on_progress,
+                      order=order)
+    return run_problem(prepare(board, request, "idastar"))
 
 
 def _run(
     board: Board,
     goal: Goal,
-    heuristic: str,
+    heuristic: Spec,
     order: str,
     limit: Limit,
     on_iteration: IterationCallback | None,
@@ -249,8 +206,8 @@ def _run(
     from .._kernels.idastar import CTL_DEPTH, CTL_MIN_OVER, FOUND
 
     stats = Stats(generated=1)
-    done = functools.partial(checked_solution, board, goal, stats=stats, method="idastar", heuristic=heuristic)
-    stopped = functools.partial(unfinished, board, goal, stats=stats, method="idastar", heuristic=heuristic)
+    done = functools.partial(found_solution, board, goal, stats=stats, method="idastar", heuristic=heuristic.name)
+    stopped = functools.partial(unfinished, board, goal, stats=stats, method="idastar", heuristic=heuristic.name)
     if board.is_goal(goal):
         clock.stamp(stats)
         return done((), optimal=True)
@@ -283,7 +240,7 @@ class _Search:
     """One board's kernel and its arguments: the shape's move tables, the lower bounds'
     arrays, the automaton, and the root's heuristic value and components."""
 
-    def __init__(self, board: Board, goal: Goal, heuristic: str, order: str, pruning: str,
+    def __init__(self, board: Board, goal: Goal, heuristic: Spec, order: str, pruning: str,
                  on_progress: ProgressCallback | None = None) -> None:
         from .._kernels.bounds import LC_TABLES, line_keys
         from .._kernels.idastar import iteration
@@ -295,7 +252,7 @@ class _Search:
         self.slice = config.KERNEL_SLICE_NODES if on_progress is None else config.PROGRESS_SLICE_NODES
         self.cells = np.array(board.tiles, dtype=np.uint64)
         self.shape = shape_arrays(h, w, goal, order)
-        lt = line_tables(h, w, goal, heuristic == "lc")
+        lt = line_tables(h, w, goal, heuristic.lc)
         self.lines = lt.kernel_lines(h, w)
         kh = kernel_heuristic(heuristic, h, w, goal)
         self.bounds = kh.bounds
@@ -362,9 +319,10 @@ def optimal_lengths(
         b.require_solvable(goal)
     from .._kernels.idastar import lengths as lengths_kernel
 
-    lt = line_tables(h, w, goal, heuristic == "lc")
-    kh = kernel_heuristic(heuristic, h, w, goal)
-    fsm_mode, fsm = _fsm_tables(h, w, _pruning(pruning, parse(heuristic).name, h * w))
+    spec = parse(heuristic)
+    lt = line_tables(h, w, goal, spec.lc)
+    kh = kernel_heuristic(spec, h, w, goal)
+    fsm_mode, fsm = _fsm_tables(h, w, _pruning(pruning, spec, h * w))
     cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
     nodes = np.zeros(len(boards), np.int64)

@@ -55,12 +55,16 @@ class Limit:
 
 @dataclass
 class Iteration:
-    """One IDA* iteration (or one A* bound): the threshold and the nodes it took."""
+    """One IDA* iteration (or one A* bound): the threshold and the nodes it took. The beam
+    search reports each round (``kind`` "beam width", ``threshold`` the width, ``length`` the
+    shortest answer so far) and real time its one pass (``kind`` "real-time pass")."""
 
     threshold: int
     generated: int
     expanded: int
     seconds: float
+    kind: str = "threshold"
+    length: int | None = None
 
 
 @dataclass(frozen=True)
@@ -274,6 +278,23 @@ def checked_solution(
         board, goal, moves, letters, len(moves), optimal, SOLVED,
         len(moves) if optimal else board.manhattan(goal), stats, method, heuristic, note,
     )
+
+
+def found_solution(
+    board: Board,
+    goal: Goal | Board,
+    moves: tuple[int, ...],
+    *,
+    optimal: bool,
+    stats: Stats,
+    method: str,
+    heuristic: str,
+    note: str = "",
+) -> Solution:
+    """A search's answer before ``problem.finish`` maps it back and replays it: ``letters`` is
+    empty until then (every answer a user sees has been through ``finish``)."""
+    return Solution(board, goal, moves, "", len(moves), optimal, SOLVED,
+                    len(moves) if optimal else board.manhattan(goal), stats, method, heuristic, note)
 
 
 def unfinished(

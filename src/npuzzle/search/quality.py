@@ -33,11 +33,8 @@ def _other(goal: Goal) -> Goal:
 
 
 def bound_value(board: Board, goal: Goal, name: str) -> int:
-    """The value of heuristic ``name`` for ``board``; pattern databases built only for the other
-    goal convention are read on the board turned 180 degrees (``Board.converted``), whose
-    distance to that goal is the same."""
-    from ..heuristics.registry import evaluate
-    from .idastar import other_goal_tables
+    """The value of heuristic ``name`` for ``board``, read as a search reads it
+    (``heuristics.registry.first_bound``: tables of the other convention on the board turned)."""
+    from ..heuristics.registry import first_bound
 
-    other = other_goal_tables(board, goal, name)
-    return evaluate(board.converted(), other, name) if other else evaluate(board, goal, name)
+    return first_bound(board, goal, name)[1]

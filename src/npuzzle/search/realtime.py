@@ -39,7 +39,22 @@ import numpy as np
 
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidBoardError
-from .limits import SOLVED, TIMEOUT, Clock, Limit, Solution, Stats, VerificationError, checked_solution, unfinished
+from .limits import (
+    MEMORY_LIMIT,
+    SOLVED,
+    TIMEOUT,
+    Clock,
+    Iteration,
+    Limit,
+    Progress,
+    Solution,
+    Stats,
+    VerificationError,
+    found_solution,
+    unfinished,
+)
+from .problem import Problem, prepare
+from .problem import run as run_problem
 from .quality import proven_bound
 from .registry import Request, check_realtime_method
 
@@ -276,48 +291,70 @@ def directions_of(board: Board, tiles: Sequence[int]) -> np.ndarray:
     return out
 
 
-def solve_request(board: Board, request: Request) -> Solution:
-    """``realtime_solve`` for a ``search.solve`` request."""
-    return realtime_solve(board, goal=request.goal, method=request.realtime_method, limit=request.limit)
+def solve_problem(problem: Problem) -> Solution:
+    """Real time on a prepared problem (see ``search.problem``; its target is the standard goal).
+    ``limit.timeout`` is honoured between chunks of moves, and ``limit.max_memory`` by the moves
+    kept (8 bytes each); ``on_progress`` is called after each chunk and ``on_iteration`` once,
+    for the whole pass (``Iteration.kind`` "real-time pass")."""
+    board, goal, request, limit = problem.start, problem.target, problem.request, problem.limit
+    method = request.realtime_method
+    clock = Clock(limit)
+    m = _Machine(board, method)
+    parts: list[np.ndarray] = []
+    kept = 0
+    while not m.finished:
+        stop = TIMEOUT if clock.expired() else MEMORY_LIMIT if limit.max_memory is not None and \
+            8 * (kept + CHUNK) > limit.max_memory else None
+        if stop is not None:
+            stats = Stats(expanded=kept, generated=kept)
+            clock.stamp(stats)
+            return unfinished(board, goal, stop, board.manhattan(goal), stats=stats, method=f"realtime-{method}",
+                              heuristic="none")
+        tiles = np.zeros(CHUNK, dtype=np.int64)
+        done = m.run(CHUNK, 2, np.zeros(CHUNK, dtype=np.uint8), tiles)
+        parts.append(tiles[:done])
+        kept += done
+        if request.on_progress is not None:
+            request.on_progress(Progress(0, kept, clock.wall(), clock.cpu()))
+    moves = tuple((np.concatenate(parts) if parts else _NO_TILES).tolist())
+    stats = Stats(expanded=len(moves), generated=len(moves))
+    clock.stamp(stats)
+    if request.on_iteration is not None:
+        request.on_iteration(Iteration(0, len(moves), len(moves), stats.seconds, "real-time pass", len(moves)), True)
+    bound = proven_bound(board, goal)
+    solution = found_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats,
+                              method=f"realtime-{method}", heuristic="none")
+    return dataclasses.replace(solution, lower_bound=bound)
 
 
 def realtime_solve(
     board: Board, *, goal: Goal = "standard", method: str = "parberry", limit: Limit | None = None
 ) -> Solution:
-    """Solve ``board`` in real time; the moves are replayed and checked before returning.
+    """Solve ``board`` in real time (``solve_problem``); the moves are replayed and checked
+    before returning.
 
-    ``limit.timeout`` is honoured between chunks of moves; the other limits do not apply.
+    >>> realtime_solve(Board(2, 3, (1, 2, 3, 4, 0, 5))).letters
+    'L'
     """
-    work = _check(board, goal, method)
-    clock = Clock(limit or Limit())
-    m = _Machine(work, method)
-    parts = []
-    while not m.finished:
-        if clock.expired():
-            stats = Stats()
-            clock.stamp(stats)
-            return unfinished(board, goal, TIMEOUT, board.manhattan(goal), stats=stats, method=f"realtime-{method}",
-                              heuristic="none")
-        dirs = np.zeros(CHUNK, dtype=np.uint8)
-        tiles = np.zeros(CHUNK, dtype=np.int64)
-        done = m.run(CHUNK, 2, dirs, tiles)
-        parts.append(tiles[:done])
-    pushed = np.concatenate(parts) if parts else _NO_TILES
-    if goal == "blank-first":
-        pushed = board.size - pushed
-    moves = tuple(pushed.tolist())
-    stats = Stats(expanded=len(moves), generated=len(moves))
-    clock.stamp(stats)
-    bound = proven_bound(board, goal)
-    if board.size <= PY_REPLAY_CELLS:
-        solution = checked_solution(board, goal, moves, optimal=len(moves) == bound, stats=stats,
-                                    method=f"realtime-{method}", heuristic="none")
-        return dataclasses.replace(solution, lower_bound=bound)
+    if not isinstance(board, Board):
+        raise InvalidBoardError(f"expected a Board, not {board!r}")
+    return run_problem(prepare(board, Request(goal, limit=limit, realtime_method=method), "realtime"))
+
+
+def replayed_directions_letters(board: Board, moves: Sequence[int], goal: Goal) -> str:
+    """``moves`` replayed from ``board`` toward ``goal`` by the kernels: their letters, else
+    ``VerificationError``."""
     dirs = directions_of(board, moves)
     replay_directions(board, dirs, goal=goal)
-    letters = "".join(_LETTER_OF_BLANK_STEP[d] for d in dirs.tolist())
-    return Solution(board, goal, moves, letters, len(moves), len(moves) == bound, SOLVED, bound, stats,
-                    f"realtime-{method}", "none")
+    return "".join(_LETTER_OF_BLANK_STEP[d] for d in dirs.tolist())
+
+
+def packed_problem(problem: Problem, *, count_only: bool = False
+                   ) -> tuple[Solution, PackedMoves | None, dict[str, Any] | None]:
+    """``packed_solution`` for a prepared real-time problem of a named goal."""
+    assert isinstance(problem.goal, str) and problem.method == "realtime"
+    return packed_solution(problem.board, goal=problem.goal, method=problem.request.realtime_method,
+                           count_only=count_only, limit=problem.limit)
 
 
 def packed_solution(

@@ -2,7 +2,7 @@
 search's module is imported when the search is first used.
 
 A search is one ``Method`` entry: its name, its solver (``"module:function"``, a function
-``(board, request) -> Solution``) and the options it takes beyond the goal and the limits.
+``(problem) -> Solution`` over a ``problem.Problem``) and the options it takes.
 Adding a search means writing its module (and kernel) and adding one entry to ``REGISTRY``.
 
 >>> sorted(REGISTRY)
@@ -21,11 +21,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board, Goal
-from ..errors import InvalidBoardError, quote_input
+from ..errors import InvalidOptionError, quote_input
 from .limits import Iteration, Limit, ProgressCallback, Solution
 
 if TYPE_CHECKING:
-    Solver = Callable[[Board, "Request"], Solution]
+    from .problem import Problem
+
+    Solver = Callable[[Problem], Solution]
 
 #: ``on_iteration(iteration, final)``: called after every IDA* iteration or A* bound.
 IterationCallback = Callable[[Iteration, bool], None]
@@ -40,6 +42,8 @@ PRUNING: tuple[str, ...] = ("auto", "parent", "fsm")
 #: ``docs/benchmarks.md``, 8-11 M children a second from 5x5 to 24x24), so that its answer does
 #: not depend on the machine or its load (``arguments.MAX_BUDGET`` bounds its anytime mode).
 DEFAULT_NODES = 8_000_000
+#: ``auto`` pruning uses the automaton on boards of up to this many cells (6x6: built in 1.4 s).
+AUTO_FSM_CELLS = 36
 #: The real-time methods, the default first: ``greedy`` (fewer moves) and ``parberry``.
 REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
 
@@ -49,7 +53,7 @@ class Request:
     """What a caller asks of a search: the goal, the bound to use and the limits. Each search
     reads the options it takes (see ``Method.options``)."""
 
-    goal: Goal = "standard"
+    goal: Goal | Board = "standard"
     heuristic: str = "auto"
     limit: Limit | None = None
     weight: float = 1.0
@@ -62,6 +66,10 @@ class Request:
     #: The beam search's budget in CPU seconds (None: a budget of nodes, ``limit.max_nodes`` or
     #: ``DEFAULT_NODES``).
     budget: float | None = None
+    #: IDA*'s move order (``idastar.ORDERS``).
+    order: str = "korf"
+    #: Nodes A*+IDA*'s A* generates before IDA* takes over (None: ``hybrid.TOP_NODES``).
+    top_nodes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -79,45 +87,50 @@ class Method:
         return solver
 
 
+#: What every search honours: a time limit, and the two callbacks (``on_iteration`` after each
+#: IDA* threshold, A* bound, beam round or real-time pass; ``on_progress`` a few times a second).
+_EVERY = frozenset({"timeout", "on_iteration", "on_progress"})
+#: The options each search takes beyond those (the method x option table of ``docs/architecture.md``
+#: and ``npuzzle solve --help``); ``search.problem.prepare`` refuses any other it is given.
 REGISTRY: dict[str, Method] = {m.name: m for m in (
-    Method("idastar", "npuzzle.search.idastar:solve_request", "optimal, memory-light (Korf 1985)",
-           frozenset({"heuristic", "pruning", "on_iteration", "on_progress"})),
-    Method("astar", "npuzzle.search.astar:solve_request", "optimal, or weighted with a proven bound",
-           frozenset({"heuristic", "weight", "on_iteration", "on_progress"})),
-    Method("astar+idastar", "npuzzle.search.hybrid:solve_request",
+    Method("idastar", "npuzzle.search.idastar:solve_problem", "optimal, memory-light (Korf 1985)",
+           _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor"}),
+    Method("astar", "npuzzle.search.astar:solve_problem", "optimal, or weighted with a proven bound",
+           _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"}),
+    Method("astar+idastar", "npuzzle.search.hybrid:solve_problem",
            "optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf 2019)",
-           frozenset({"heuristic", "pruning", "on_iteration", "on_progress", "executor"})),
-    Method("beam", "npuzzle.search.beam:solve_request",
+           _EVERY | {"heuristic", "pruning", "max_nodes", "max_memory", "executor", "top_nodes"}),
+    Method("beam", "npuzzle.search.beam:solve_problem",
            "short answers within a budget of nodes (or CPU seconds), with a proven lower bound (boards beyond 4x4)",
-           frozenset({"budget", "on_progress"})),
-    Method("realtime", "npuzzle.search.realtime:solve_request",
+           _EVERY | {"budget", "max_nodes", "max_memory"}),
+    Method("realtime", "npuzzle.search.realtime:solve_problem",
            "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
-           frozenset({"realtime_method"})),
+           _EVERY | {"realtime_method", "max_memory"}),
 )}
 #: IDA* with its tree split over an executor's workers (``Request.executor``): not a name of its own.
-SPLIT = Method("idastar", "npuzzle.search.split:solve_request", "IDA* split over workers",
+SPLIT = Method("idastar", "npuzzle.search.split:solve_problem", "IDA* split over workers",
                REGISTRY["idastar"].options)
 #: The names ``solve`` takes: ``auto`` and every registered search.
 METHODS: tuple[str, ...] = ("auto", *REGISTRY)
 
 
 def method(name: str) -> Method:
-    """The registered search ``name``; ``InvalidBoardError`` naming the choices otherwise."""
+    """The registered search ``name``; ``InvalidOptionError`` naming the choices otherwise."""
     if name not in REGISTRY:
-        raise InvalidBoardError(f"unknown method {quote_input(name)}: use one of {', '.join(METHODS)}")
+        raise InvalidOptionError(f"unknown method {quote_input(name)}: use one of {', '.join(METHODS)}")
     return REGISTRY[name]
 
 
 def check_pruning(pruning: str) -> str:
-    """``pruning`` if it is one of ``PRUNING``, else ``InvalidBoardError`` naming them."""
+    """``pruning`` if it is one of ``PRUNING``, else ``InvalidOptionError`` naming them."""
     if pruning not in PRUNING:
-        raise InvalidBoardError(f"unknown pruning {quote_input(pruning)}: use one of {', '.join(PRUNING)}")
+        raise InvalidOptionError(f"unknown pruning {quote_input(pruning)}: use one of {', '.join(PRUNING)}")
     return pruning
 
 
 def check_realtime_method(name: str) -> str:
-    """``name`` if it is one of ``REALTIME_METHODS``, else ``InvalidBoardError`` naming them."""
+    """``name`` if it is one of ``REALTIME_METHODS``, else ``InvalidOptionError`` naming them."""
     if name not in REALTIME_METHODS:
-        raise InvalidBoardError(f"unknown real-time method {quote_input(name)}: use one of "
+        raise InvalidOptionError(f"unknown real-time method {quote_input(name)}: use one of "
                                 f"{', '.join(REALTIME_METHODS)}")
     return name

@@ -20,12 +20,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..board import Board, goal_tiles
+from ..board import Board, Goal, goal_tiles
 from ..errors import InvalidBoardError
-from .limits import Solution, checked_solution, replayed_letters
+from .limits import Solution, found_solution
+
+if TYPE_CHECKING:
+    from .problem import Problem
 
 #: Boards of at most this many cells have distance tables (``search.bfs.MAX_CELLS``).
 MAX_CELLS = 12
@@ -34,11 +37,20 @@ MAX_CELLS = 12
 @dataclass(frozen=True)
 class Frame:
     """A cell map (a symmetry of the rectangle) and a tile relabelling that take one board (the
-    frame's anchor) to the standard goal; ``reverse`` if the anchor is the position, not the goal."""
+    frame's anchor) to the standard goal; ``reverse`` if the anchor is the position, not the goal.
+    The one way every search maps a position onto the goal whose tables it reads
+    (``search.problem``): a goal board's frame, the 180-degree turn onto the other convention
+    (``turned``), or one then the other (``then``). ``note`` is what an answer says of it."""
 
     cells: tuple[int, ...]  # cells[c]: where cell c goes
     labels: tuple[int, ...]  # labels[t]: the new name of tile t (0 stays 0)
     reverse: bool
+    note: str = ""
+
+    def then(self, other: Frame) -> Frame:
+        """This frame followed by ``other`` (which does not reverse)."""
+        return Frame(tuple(other.cells[c] for c in self.cells), tuple(other.labels[t] for t in self.labels),
+                     self.reverse, "; ".join(n for n in (self.note, other.note) if n))
 
     def apply(self, board: Board) -> Board:
         """``board`` moved by the symmetry and relabelled."""
@@ -54,6 +66,18 @@ class Frame:
             back[new] = t
         named = tuple(back[m] for m in moves)
         return named[::-1] if self.reverse else named
+
+
+def turned(size: int, goal: Goal, note: str = "") -> Frame:
+    """The turn by 180 degrees with tiles renamed x -> N - x (``Board.converted``), which takes a
+    position of one goal convention onto the other, ``goal``, at the same distance.
+
+    >>> b = Board(2, 3, (1, 2, 3, 4, 0, 5))
+    >>> turned(6, "blank-first").apply(b) == b.converted()
+    True
+    """
+    del goal  # the frame is its own inverse: the same map onto either convention
+    return Frame(tuple(range(size - 1, -1, -1)), (0, *range(size - 1, 0, -1)), False, note)
 
 
 def _symmetry(height: int, width: int, blank: int) -> tuple[int, ...] | None:
@@ -109,27 +133,16 @@ def table_solve_for_board(board: Board, goal: Board) -> Solution:
     frame = Frame(tuple(range(board.size)), tuple(labels), False)
     framed, stats = blank_cell_walk(frame.apply(board), goal.blank)
     moves = frame.original_tiles(framed)
-    return checked_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table",
+    return found_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table",
                             note="the blank of neither board is in a corner: solved with the distance table "
                             "of the goal's blank cell")
 
 
-def solve_for_board(board: Board, goal: Board, solve: Callable[[Board], Solution]) -> Solution:
-    """Solve ``board`` for the goal board ``goal`` with ``solve`` (a search for the standard goal),
-    and return the solution in the original tiles, replayed against ``goal``.
-
-    If neither board has its blank in a corner, a distance table of the goal's blank cell answers
-    instead (boards of at most ``bfs.MAX_CELLS`` cells; see ``table_solve_for_board``)."""
-    frame = frame_for(board, goal)
-    if frame is None:
-        if board.size > MAX_CELLS:
-            return _via_corner(board, goal, solve)
-        return table_solve_for_board(board, goal)
-    start = frame.apply(goal if frame.reverse else board)
-    framed = solve(start)
-    moves = frame.original_tiles(framed.moves)
-    letters = replayed_letters(board, moves, goal) if framed.solved else ""
-    return replace(framed, board=board, goal=goal, moves=moves, letters=letters)
+def solve_problem(problem: Problem) -> Solution:
+    """A goal board whose blank and the position's are both off the corners, on a board of at most
+    ``MAX_CELLS`` cells: ``table_solve_for_board`` (``search.problem`` method ``table-cell``)."""
+    assert isinstance(problem.goal, Board)
+    return table_solve_for_board(problem.board, problem.goal)
 
 
 def corner_path(board: Board) -> tuple[int, ...]:
@@ -153,28 +166,10 @@ def corner_path(board: Board) -> tuple[int, ...]:
     return tuple(moves)
 
 
-def _via_corner(board: Board, goal: Board, solve: Callable[[Board], Solution]) -> Solution:
-    """Neither blank in a corner, on a board too large for a distance table: the position's blank
-    is first taken to its nearest corner, then that position is solved (searching backwards from
-    the goal). The answer is short but not proven optimal; its lower bound is the larger of the
-    Manhattan distance and what the search proved, less the moves taken first."""
-    first = corner_path(board)
-    framed = solve_for_board(board.apply(first), goal, solve)
-    bound = max(board.manhattan(goal), framed.lower_bound - len(first))
-    note = (f"the blank of neither board is in a corner: it was first taken to a corner ({len(first)} "
-            "moves), so the length is not proven optimal")
-    if not framed.solved:
-        return replace(framed, board=board, lower_bound=bound, optimal=False, note=note)
-    moves = _cancelled(first + framed.moves)
-    proven = len(moves) <= bound  # the Manhattan distance (or the search's bound) is met
-    return replace(framed, board=board, moves=moves, letters=replayed_letters(board, moves, goal), length=len(moves),
-                   optimal=proven, lower_bound=len(moves) if proven else bound, note="" if proven else note)
-
-
-def _cancelled(moves: tuple[int, ...]) -> tuple[int, ...]:
+def cancelled(moves: tuple[int, ...]) -> tuple[int, ...]:
     """``moves`` without the pairs that undo each other (a tile pushed twice in a row goes back).
 
-    >>> _cancelled((5, 6, 6, 5, 7))
+    >>> cancelled((5, 6, 6, 5, 7))
     (7,)
     """
     kept: list[int] = []

@@ -37,8 +37,9 @@ from ..board import Board, Goal
 from ..errors import InvalidOptionError
 from ..geometry import geometry, tiles_from_cells
 from ..heuristics.linear_conflict import line_tables
-from ..heuristics.registry import auto_heuristic, evaluate, kernel_heuristic, parse
-from .idastar import _fsm_tables, _pruning, _warm, from_other_goal, idastar, other_goal_tables, shape_arrays
+from ..heuristics.registry import Spec, evaluate, kernel_heuristic
+from .idastar import _fsm_tables, _warm, shape_arrays
+from .idastar import solve_problem as serial
 from .limits import (
     INTERRUPTED,
     NODE_LIMIT,
@@ -49,9 +50,11 @@ from .limits import (
     ProgressCallback,
     Solution,
     Stats,
-    checked_solution,
+    found_solution,
     unfinished,
 )
+from .problem import Problem, prepare
+from .problem import run as run_problem
 from .registry import Request
 
 #: Leaves the frontier aims at per worker (more evens the load; each costs a kernel call).
@@ -73,7 +76,7 @@ class Job:
     height: int
     width: int
     goal: Goal
-    heuristic: str
+    heuristic: Spec
     pruning: str
     order: str = "korf"
 
@@ -187,7 +190,7 @@ def _context(job: Job) -> _Context:
 
     h, w = job.height, job.width
     shape = shape_arrays(h, w, job.goal, job.order)
-    lt = line_tables(h, w, job.goal, job.heuristic == "lc")
+    lt = line_tables(h, w, job.goal, job.heuristic.lc)
     kh = kernel_heuristic(job.heuristic, h, w, job.goal)
     fsm_mode, fsm = _fsm_tables(h, w, job.pruning)
     if kh.spec.extended:
@@ -356,14 +359,21 @@ def frontier(job: Job, target: int) -> Frontier:
 # -- the threshold loop -------------------------------------------------------------------------
 
 
-def solve_request(board: Board, request: Request) -> Solution:
-    """``split_idastar`` for a ``search.solve`` request with an executor (``auto`` heuristic
-    resolved as IDA* does it)."""
-    heuristic = request.heuristic
-    if heuristic == "auto":
-        heuristic = auto_heuristic(board.height, board.width, request.goal)[0]
-    return split_idastar(board, request.executor, goal=request.goal, heuristic=heuristic, limit=request.limit,
-                         on_iteration=request.on_iteration, pruning=request.pruning, on_progress=request.on_progress)
+def solve_problem(problem: Problem) -> Solution:
+    """IDA* on a prepared problem with its tree split over the request's executor."""
+    spec, board, goal = problem.heuristic, problem.start, problem.target
+    assert spec is not None  # IDA* takes a heuristic: prepare resolved it
+    request = problem.request
+    executor: Executor = request.executor
+    _warm(spec, board.height, board.width, goal, problem.pruning)
+    job = Job(board.tiles, board.height, board.width, goal, spec, problem.pruning, request.order)
+    tree = frontier(job, LEAVES_PER_WORKER * executor.workers) if not board.is_goal(goal) else None
+    if tree is None or tree.depth == 0:  # at or too close to the goal to split: the serial search
+        return serial(problem)
+    run = _Split(job, tree, executor, problem.limit, request.on_progress)
+    parity = board.manhattan(goal) & 1
+    bound = tree.f[0] + ((tree.f[0] & 1) ^ parity)
+    return run.search(board, bound, request.on_iteration, note=f"split over {executor.workers} workers")
 
 
 def split_idastar(
@@ -380,26 +390,9 @@ def split_idastar(
     """Optimal solution of ``board`` by IDA* with its subtrees run by ``executor`` (see the
     module docstring). Same answer as ``idastar.idastar``; ``stats.seconds`` is the CPU time of
     this process and every task."""
-    heuristic = parse(heuristic).name
-    pruning = _pruning(pruning, heuristic, board.size)
-    board.require_solvable(goal)
-    limit = limit or Limit()
-    other = other_goal_tables(board, goal, heuristic)
-    if other is not None:
-        sol = split_idastar(board.converted(), executor, goal=other, heuristic=heuristic, limit=limit,
-                            pruning=pruning, on_iteration=on_iteration, on_progress=on_progress)
-        return from_other_goal(board, goal, other, sol)
-    kernel_heuristic(heuristic, board.height, board.width, goal)  # missing tables fail here
-    _warm(heuristic, board.height, board.width, goal, pruning)
-    job = Job(board.tiles, board.height, board.width, goal, heuristic, pruning)
-    tree = frontier(job, LEAVES_PER_WORKER * executor.workers) if not board.is_goal(goal) else None
-    if tree is None or tree.depth == 0:  # at or too close to the goal to split: the serial search
-        return idastar(board, goal=goal, heuristic=heuristic, limit=limit, pruning=pruning,
-                       on_iteration=on_iteration, on_progress=on_progress)
-    run = _Split(job, tree, executor, limit, on_progress)
-    parity = board.manhattan(goal) & 1
-    bound = tree.f[0] + ((tree.f[0] & 1) ^ parity)
-    return run.search(board, bound, on_iteration, note=f"split over {executor.workers} workers")
+    request = Request(goal, heuristic, limit, pruning=pruning, on_iteration=on_iteration, on_progress=on_progress,
+                      executor=executor)
+    return run_problem(prepare(board, request, "idastar"), solve_problem)
 
 
 class _Split:
@@ -428,8 +421,8 @@ class _Split:
                 if on_iteration is not None:
                     on_iteration(it, found is not None)
                 if found is not None:
-                    return checked_solution(board, goal, tiles_from_cells(board, found), optimal=True,
-                                            stats=self.stats, method=self.method, heuristic=self.job.heuristic,
+                    return found_solution(board, goal, tiles_from_cells(board, found), optimal=True,
+                                            stats=self.stats, method=self.method, heuristic=self.job.heuristic.name,
                                             note=note)
                 if min_over == _BIG:
                     raise AssertionError("IDA* exhausted a solvable position")
@@ -480,7 +473,7 @@ class _Split:
         self._stamp()
         board = Board(self.job.height, self.job.width, self.job.tiles)
         return unfinished(board, self.job.goal, status, bound, stats=self.stats, method=self.method,
-                          heuristic=self.job.heuristic)
+                          heuristic=self.job.heuristic.name)
 
 
 # -- this machine's cores -----------------------------------------------------------------------

@@ -1,0 +1,401 @@
+"""The prepared problem: what every search takes, made once from a board and a request.
+
+``prepare`` does every check and every ``auto`` choice exactly once: the goal, the method (a saved
+distance table, IDA*, the beam or real time, by the board's size), the heuristic (parsed into its
+``Spec``, never read by name again below this point), the pruning, the options the method takes
+(anything else is refused, see ``registry.REGISTRY``), the frame that maps the position onto the
+goal whose tables exist, and the tables themselves. ``finish`` maps a search's moves back into
+the caller's tiles and replays them against the caller's goal, once. ``solve`` is the two around
+the search::
+
+    Request ──prepare──> Problem ──solver(problem)──> Solution (framed) ──finish──> Solution
+
+>>> from npuzzle import Board
+>>> p = prepare(Board(2, 3, (1, 2, 3, 4, 0, 5)), Request(heuristic="lc"), "idastar")
+>>> p.method, p.heuristic.name, p.pruning, p.target, p.frame is None
+('idastar', 'lc', 'parent', 'standard', True)
+>>> run(p).letters
+'L'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..arguments import MAX_BUDGET
+from ..board import Board, Goal, check_goal
+from ..errors import InvalidOptionError, TableBuildStopped
+from .limits import Limit, Solution, Stats, VerificationError, unfinished
+from .registry import SPLIT, Request, check_pruning, check_realtime_method
+from .registry import method as registered
+from .relabel import Frame, corner_path, frame_for, turned
+
+if TYPE_CHECKING:
+    from ..heuristics.registry import Spec
+
+#: ``method="auto"`` solves boards of up to this many cells optimally (IDA*), ...
+AUTO_OPTIMAL_CELLS = 16
+#: ... boards of up to this many by the beam search within its budget (and, when a budget is
+#: given, up to the beam's own limit, 32x32), larger ones in real time.
+AUTO_BEAM_CELLS = 576
+#: Boards of at most this many cells are replayed in Python; larger ones by a kernel.
+PY_REPLAY_CELLS = 1024
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A board and a request, checked and resolved: the search solves ``start`` for ``target``
+    (a named goal) and ``finish`` maps its moves back through ``frame`` onto ``board`` and
+    ``goal``, after the ``prefix`` moves (a blank first taken to a corner)."""
+
+    board: Board
+    goal: Goal | Board
+    start: Board
+    target: Goal
+    frame: Frame | None
+    method: str
+    heuristic: Spec | None
+    pruning: str
+    limit: Limit
+    request: Request
+    prefix: tuple[int, ...] = ()
+
+    @property
+    def heuristic_name(self) -> str:
+        return self.heuristic.name if self.heuristic is not None else "none"
+
+    def first_bound(self) -> tuple[str, int] | tuple[()]:
+        """The heuristic the search starts from and its value for the start (the first bound
+        of IDA* and A*); empty for the searches that take no heuristic (the beam, real time,
+        the distance tables)."""
+        if self.heuristic is None:
+            return ()
+        from ..heuristics.registry import evaluate
+
+        return self.heuristic.name, evaluate(self.start, self.target, self.heuristic)
+
+
+def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
+    """``board`` and ``request`` checked and resolved for ``method`` (``auto``: the one the
+    board's size calls for). Raises ``InvalidOptionError`` for an option the method does not take
+    (naming the parameter), ``UnsolvableError`` before any search, ``MissingTableError`` for a
+    heuristic whose tables are not built."""
+    named = _checked_goal(board, request.goal)
+    spec = _parsed(request.heuristic)
+    _check_values(request)
+    if method != "auto":
+        registered(method)
+    board.require_solvable(request.goal)
+    chosen = _auto_method(board, named, request) if method == "auto" else method
+    _refuse_unused(chosen, request, method == "auto", board)
+    _check_size(chosen, board)
+    if named is None and not _corner(board, request.goal) and board.size <= _TABLE_CELL_CELLS:
+        chosen = "table-cell"  # no frame: the distance table of the goal's blank cell answers at once
+    frame, start, target, prefix = _framed(board, request.goal, named, chosen)
+    goal = named if named is not None else request.goal  # a goal board of a convention is named
+    if chosen in ("table", "table-cell"):
+        return Problem(board, goal, start, target, frame, chosen, None, "parent", _limit(request), request, prefix)
+    spec = _resolved(spec, start, target) if _takes(chosen, "heuristic") else None
+    if spec is not None and spec.pdb is not None:
+        frame, start, target = _toward_tables(spec, frame, start, target)
+    elif chosen == "beam":
+        frame, start, target = _toward_beam_tables(frame, start, target)
+    elif chosen == "realtime" and target == "blank-first":
+        frame, start, target = _turn(frame, start, target, "")
+    pruning = _pruning(request.pruning, spec, board.size)
+    return Problem(board, goal, start, target, frame, chosen, spec, pruning, _limit(request), request, prefix)
+
+
+def _checked_goal(board: Board, goal: Goal | Board) -> Goal | None:
+    """The goal's convention name (checked, once), or None for a goal board of no convention."""
+    if isinstance(goal, Board):
+        board.is_goal(goal)  # the shapes agree
+        return next((name for name in ("standard", "blank-first") if goal.is_goal(name)), None)
+    return check_goal(goal)
+
+
+def _parsed(heuristic: str) -> Spec | None:
+    if heuristic == "auto":
+        return None
+    from ..heuristics.registry import parse
+
+    return parse(heuristic)
+
+
+def _check_values(request: Request) -> None:
+    check_pruning(request.pruning)
+    check_realtime_method(request.realtime_method)
+    if request.budget is not None:
+        budget = request.budget
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0 < budget <= MAX_BUDGET:
+            raise InvalidOptionError(f"budget={budget!r}: give more than 0 and at most {MAX_BUDGET:.0f} seconds")
+    if request.weight != 1:
+        from .astar import exact_weight
+
+        try:
+            exact_weight(request.weight)
+        except ValueError as e:
+            raise InvalidOptionError(str(e)) from None
+
+
+def _auto_method(board: Board, named: Goal | None, request: Request) -> str:
+    """The method ``auto`` picks: a saved distance table, else by the board's size and options."""
+    if named is not None and request.weight == 1 and request.budget is None:
+        from .bfs import has_table
+
+        if has_table(board, named):
+            return "table"
+    if request.weight != 1:
+        return "astar"
+    if board.size <= AUTO_OPTIMAL_CELLS and request.budget is None:
+        return "idastar"
+    from .beam import MAX_CELLS as BEAM_CELLS
+
+    if board.size <= AUTO_BEAM_CELLS or (request.budget is not None and board.size <= BEAM_CELLS):
+        return "beam"
+    if request.budget is not None:
+        raise InvalidOptionError(
+            f"budget= applies to the beam search, which takes boards of at most {BEAM_CELLS:,} cells; a "
+            f"{board.height}x{board.width} board is solved in real time: leave out budget=")
+    return "realtime"
+
+
+#: Goal boards of at most this many cells whose blank and the position's are both off the corners
+#: are solved by the distance table of the goal's blank cell (``relabel.table_solve_for_board``).
+_TABLE_CELL_CELLS = 12
+
+
+def _corner(board: Board, goal: Goal | Board) -> bool:
+    return isinstance(goal, Board) and frame_for(board, goal) is not None
+
+
+def _takes(method: str, option: str) -> bool:
+    if method in ("table", "table-cell"):
+        return option in ("timeout", "on_iteration", "on_progress")
+    return option in registered(method).options
+
+
+#: How each option looks when it is not given; anything else is a request the method must honour.
+_DEFAULTS: dict[str, Any] = {"heuristic": "auto", "pruning": "auto", "weight": 1.0, "budget": None,
+                             "realtime_method": "greedy", "executor": None, "order": "korf", "top_nodes": None}
+
+
+def _given(request: Request) -> list[str]:
+    """The options of ``request`` given a value other than their default (limits included)."""
+    out = [name for name, default in _DEFAULTS.items() if getattr(request, name) != default]
+    limit = request.limit or Limit()
+    out += [name for name in ("timeout", "max_nodes", "max_memory") if getattr(limit, name) is not None]
+    if request.executor is not None and request.executor.workers <= 1:
+        out.remove("executor")  # one worker: the serial search, as if none were given
+    return out
+
+
+def _refuse_unused(method: str, request: Request, auto: bool, board: Board) -> None:
+    """Options the chosen method does not take are refused before a search starts."""
+    for option in _given(request):
+        if not _takes(method, option):
+            takers = [m for m in ("idastar", "astar", "astar+idastar", "beam", "realtime") if _takes(m, option)]
+            chosen = (f"the {_LABELS.get(method, method)} chosen for a {board.height}x{board.width} board"
+                      if auto else f"method={method!r}")
+            raise InvalidOptionError(f"{option}= does not apply to {chosen}: it applies to "
+                                     f"{', '.join(repr(m) for m in takers) or 'no method'}")
+
+
+_LABELS = {"table": "saved distance table", "table-cell": "distance table", "beam": "beam search",
+           "realtime": "real-time method", "idastar": "IDA*", "astar": "A*"}
+
+
+def _check_size(method: str, board: Board) -> None:
+    """Boards larger than the method takes are refused, naming the one that takes them."""
+    if method in ("table", "table-cell", "realtime"):
+        return
+    module = {"idastar": "idastar", "astar": "astar", "astar+idastar": "astar", "beam": "beam"}[method]
+    import importlib
+
+    most: int = importlib.import_module(f"{__package__}.{module}").MAX_CELLS
+    if board.size > most:
+        other = "'beam' or 'realtime'" if method != "beam" else "'realtime'"
+        raise InvalidOptionError(f"method={method!r} takes boards of at most {most} cells; a "
+                                 f"{board.height}x{board.width} board ({board.size} cells) needs method={other}")
+
+
+def _limit(request: Request) -> Limit:
+    return request.limit or Limit()
+
+
+# -- frames: the position mapped onto the goal whose tables the search reads ----------------------
+
+
+def _framed(board: Board, goal: Goal | Board, named: Goal | None,
+            method: str) -> tuple[Frame | None, Board, Goal, tuple[int, ...]]:
+    """The frame for a goal board (relabelled onto the standard goal, taking the blank to a corner
+    first if neither blank is in one), and the start and target it gives."""
+    if named is not None:
+        return None, board, named, ()
+    assert isinstance(goal, Board)
+    if method == "table-cell":
+        return None, board, "standard", ()
+    prefix: tuple[int, ...] = ()
+    frame = frame_for(board, goal)
+    if frame is None:
+        prefix = corner_path(board)
+        frame = frame_for(board.apply(prefix), goal)
+        assert frame is not None  # the position's blank is now in a corner
+    return frame, frame.apply(goal if frame.reverse else board.apply(prefix)), "standard", prefix
+
+
+def framed(board: Board, goal: Goal | Board) -> tuple[Frame | None, Board, Goal] | None:
+    """The frame, start and target a search of ``board`` for ``goal`` begins from (before any
+    turn toward the tables' convention); None for a goal board when neither blank is in a corner."""
+    named = _checked_goal(board, goal)
+    if named is not None:
+        return None, board, named
+    assert isinstance(goal, Board)
+    frame = frame_for(board, goal)
+    if frame is None:
+        return None
+    return frame, frame.apply(goal if frame.reverse else board), "standard"
+
+
+def _other(goal: Goal) -> Goal:
+    return "blank-first" if goal == "standard" else "standard"
+
+
+def _turn(frame: Frame | None, start: Board, target: Goal, note: str) -> tuple[Frame, Board, Goal]:
+    """The frame followed by the 180-degree turn onto the other convention."""
+    turn = turned(start.size, _other(target), note)
+    return (turn if frame is None else frame.then(turn)), start.converted(), _other(target)
+
+
+def _toward_tables(spec: Spec, frame: Frame | None, start: Board, target: Goal) -> tuple[Frame | None, Board, Goal]:
+    """Onto the other convention if the pattern databases are built only for that one."""
+    from ..heuristics import pattern_db
+
+    assert spec.pdb is not None
+    h, w = start.shape
+    if pattern_db.is_built(spec.pdb, h, w, target) or not pattern_db.is_built(spec.pdb, h, w, _other(target)):
+        return frame, start, target
+    return _turn(frame, start, target, f"tables of the {_other(target)} goal used on the board turned 180 degrees")
+
+
+def _toward_beam_tables(frame: Frame | None, start: Board, target: Goal) -> tuple[Frame | None, Board, Goal]:
+    """Onto the goal the beam works toward (``beam.beam_goal``: where its tables are built)."""
+    from .beam import beam_goal
+
+    goal = beam_goal(start.height, start.width, target)
+    return (frame, start, target) if goal == target else _turn(frame, start, target, "")
+
+
+def _resolved(spec: Spec | None, start: Board, target: Goal) -> Spec:
+    """``auto`` resolved to the strongest bound available for the start's shape and goal."""
+    from ..heuristics.registry import auto_heuristic, parse
+
+    return spec if spec is not None else parse(auto_heuristic(start.height, start.width, target)[0])
+
+
+def _pruning(pruning: str, spec: Spec | None, cells: int) -> str:
+    """``auto`` pruning resolved: the automaton with the strong bounds on boards of up to
+    ``idastar.AUTO_FSM_CELLS`` cells, else parent pruning."""
+    if pruning != "auto":
+        return pruning
+    from .registry import AUTO_FSM_CELLS
+
+    return "fsm" if spec is not None and spec.extended and cells <= AUTO_FSM_CELLS else "parent"
+
+
+# -- running and finishing ---------------------------------------------------------------------
+
+
+def run(problem: Problem, solver: Callable[[Problem], Solution] | None = None) -> Solution:
+    """Run the problem's search (or ``solver``; tables made on the way, walking distance, held to
+    its limits too) and ``finish`` its answer."""
+    from .. import tables as store
+    from . import _under_way
+
+    limit = problem.limit
+    _under_way[0] = problem.method
+    try:
+        with store.build_allowance(limit.timeout, limit.max_memory):
+            _load_tables(problem)
+            framed = (solver or _solver(problem))(problem)
+    except TableBuildStopped as stop:
+        framed = unfinished(problem.start, problem.target, stop.status, problem.start.manhattan(problem.target),
+                            stats=Stats(), method=problem.method, heuristic=problem.heuristic_name, note=str(stop))
+    finally:
+        _under_way[0] = ""
+    return finish(problem, framed)
+
+
+def _load_tables(problem: Problem) -> None:
+    """The heuristic's tables, loaded (or, for the walking distance, made) before the search
+    starts, within its limits: a missing pattern database fails here (``MissingTableError``)."""
+    if problem.heuristic is not None:
+        from ..heuristics.registry import kernel_heuristic
+
+        kernel_heuristic(problem.heuristic, problem.start.height, problem.start.width, problem.target)
+
+
+def _solver(problem: Problem) -> Any:
+    if problem.method == "table":
+        from .bfs import solve_problem as table
+
+        return table
+    if problem.method == "table-cell":
+        from .relabel import solve_problem as table_cell
+
+        return table_cell
+    if problem.method == "idastar" and problem.request.executor is not None and problem.request.executor.workers > 1:
+        return SPLIT.load()
+    return registered(problem.method).load()
+
+
+def finish(problem: Problem, framed: Solution) -> Solution:
+    """The search's answer in the caller's tiles, replayed against the caller's goal (once)."""
+    frame, moves = problem.frame, framed.moves
+    note = framed.note
+    if frame is not None:
+        moves = frame.original_tiles(moves)
+        note = "; ".join(n for n in (note, frame.note) if n)
+    out = dataclasses.replace(framed, board=problem.board, goal=problem.goal, moves=moves, note=note)
+    if problem.prefix:
+        return _after_prefix(problem, out)
+    if not out.solved:
+        return out
+    return dataclasses.replace(out, letters=replayed(problem.board, moves, problem.goal), length=len(moves))
+
+
+def replayed(board: Board, moves: tuple[int, ...], goal: Goal | Board) -> str:
+    """``moves`` replayed from ``board``: their letters if they reach ``goal``, else
+    ``VerificationError`` (a bug, never a user's mistake). Large boards are replayed by a kernel."""
+    if board.size <= PY_REPLAY_CELLS or not isinstance(goal, str):
+        from .limits import replayed_letters
+
+        return replayed_letters(board, moves, goal)
+    from .realtime import replayed_directions_letters
+
+    return replayed_directions_letters(board, moves, goal)
+
+
+def _after_prefix(problem: Problem, out: Solution) -> Solution:
+    """Neither blank was in a corner: the position's blank was first taken to its nearest corner
+    (``prefix``). The answer is short but optimal only if it meets the proven bound, the larger of
+    the Manhattan distance and what the search proved, less the moves taken first."""
+    from .relabel import cancelled
+
+    board, goal, first = problem.board, problem.goal, problem.prefix
+    bound = max(board.manhattan(goal), out.lower_bound - len(first))
+    note = (f"the blank of neither board is in a corner: it was first taken to a corner ({len(first)} "
+            "moves), so the length is not proven optimal")
+    if not out.solved:
+        return dataclasses.replace(out, lower_bound=bound, optimal=False, note=note)
+    moves = cancelled(first + out.moves)
+    proven = len(moves) <= bound  # the Manhattan distance (or the search's bound) is met
+    return dataclasses.replace(out, moves=moves, letters=replayed(board, moves, goal), length=len(moves),
+                               optimal=proven, lower_bound=len(moves) if proven else bound,
+                               note="" if proven else note)
+
+
+__all__ = ["Problem", "prepare", "run", "finish", "replayed", "VerificationError"]
