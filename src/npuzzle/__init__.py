@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .arguments import board_or_text, check_options, shape_of
 from .board import GOALS, Board, Direction, Goal
@@ -77,7 +77,7 @@ def format(board: Board, notation: str = "rows") -> str:  # noqa: A001 - the nat
     if not isinstance(board, Board):
         raise InvalidTypeError(f"board={quote_input(board)}: give a Board")
     if notation not in NOTATIONS:
-        raise InvalidBoardError(f"unknown notation {notation!r}: use one of {', '.join(NOTATIONS)}")
+        raise InvalidOptionError(f"unknown notation {notation!r}: use one of {', '.join(NOTATIONS)}")
     return format_position(board, notation)
 
 
@@ -100,6 +100,7 @@ def solve(
     jobs: int = 1,
     scheduler: str | None = None,
     budget: float | None = None,
+    **options: Any,
 ) -> Solution:
     """Solve ``board`` (a ``Board``, or a position as text, read with ``shape`` if given) for
     ``goal`` and return the ``Solution``, its moves replayed and checked.
@@ -118,7 +119,10 @@ def solve(
       ``realtime_method``: ``greedy`` or ``parberry``; ``on_iteration(iteration, final)`` after each
       IDA* iteration or A* bound; ``on_progress(progress)`` a few times a second (a live status);
     - ``jobs``: IDA* split over this many processes (0 = every core), or over the workers of the
-      Dask ``scheduler`` (``"tcp://HOST:PORT"``, needs ``npuzzle[cluster]``).
+      Dask ``scheduler`` (``"tcp://HOST:PORT"``, needs ``npuzzle[cluster]``);
+    - any other option of ``search.Request`` by its name (``order`` for IDA*'s move order,
+      ``top_nodes`` for A*+IDA*): the options each method takes are in ``npuzzle solve --help``
+      and ``docs/architecture.md``; one a method does not take is refused.
 
     Raises ``UnsolvableError`` if the goal cannot be reached (with the parity reason),
     ``InvalidBoardError`` for a bad position, ``InvalidOptionError`` and ``InvalidTypeError``.
@@ -139,7 +143,7 @@ def solve(
         return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
                       goal=_goal(goal, board), weight=weight, realtime_method=realtime_method,
                       on_iteration=on_iteration, pruning=pruning, on_progress=on_progress, executor=executor,
-                      budget=budget)
+                      budget=budget, **options)
 
 
 def _workers(jobs: int, scheduler: str | None) -> AbstractContextManager[Executor | None]:

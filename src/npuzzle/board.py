@@ -26,7 +26,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .errors import IllegalMoveError, InvalidBoardError, InvalidTypeError, UnsolvableError, quote_input
+from .errors import (
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidOptionError,
+    InvalidTypeError,
+    UnsolvableError,
+    quote_input,
+)
 
 Goal = Literal["standard", "blank-first"]
 GOALS: tuple[str, ...] = ("standard", "blank-first")
@@ -72,9 +79,9 @@ _OPPOSITE = {
 
 
 def check_goal(goal: str) -> Goal:
-    """Return ``goal`` if it names a goal convention, else raise ``InvalidBoardError``."""
+    """Return ``goal`` if it names a goal convention, else raise ``InvalidOptionError``."""
     if goal not in GOALS:
-        raise InvalidBoardError(f"unknown goal {quote_input(goal)}: use 'standard' or 'blank-first'")
+        raise InvalidOptionError(f"unknown goal {quote_input(goal)}: use 'standard' or 'blank-first'")
     return goal  # type: ignore[return-value]
 
 

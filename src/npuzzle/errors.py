@@ -145,6 +145,13 @@ class ClusterLostError(NPuzzleError):
     """
 
 
+class InternalError(Exception):
+    """npuzzle itself went wrong: a bug, never a mistake of the caller (for example a solver's
+    answer that fails its replay, ``search.limits.VerificationError``). Not an ``NPuzzleError``:
+    nothing the caller can change in the input avoids it. The command line reports it with its
+    own exit status (70) and asks for a report."""
+
+
 class TableWarning(UserWarning):
     """A stored table that a command could do without is damaged: it is bypassed (and replaced
     by the command that builds it). Issued once per file and process.

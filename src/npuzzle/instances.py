@@ -24,7 +24,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, Goal, check_goal, check_shape, goal_tiles
-from .errors import InvalidBoardError
+from .errors import InvalidOptionError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -104,7 +104,7 @@ def random_walk(height: int, width: int, steps: int, seed: Any = None, goal: Goa
     check_shape(height, width)
     check_goal(goal)
     if not isinstance(steps, int) or steps < 0:
-        raise InvalidBoardError(f"the number of steps must be a whole number >= 0, not {steps!r}")
+        raise InvalidOptionError(f"the number of steps must be a whole number >= 0, not {steps!r}")
     rng = random.Random(seed)
     tiles = list(goal_tiles(height * width, goal))
     blank = tiles.index(0)
@@ -144,7 +144,7 @@ def scramble(
     """
     if worst:
         if height != width:
-            raise InvalidBoardError("--worst is defined for square boards (Parberry's Theorem 2)")
+            raise InvalidOptionError("worst=True is defined for square boards (Parberry's Theorem 2)")
         boards = [parberry_worst(height)] * count
         return [b.converted() for b in boards] if goal == "blank-first" else boards
     import numpy as np
@@ -168,7 +168,7 @@ def parberry_worst(n: int) -> Board:
     paper's n^3 - n^2 + n + 1 miscounts: (n-1)((n-1)^2 - 2) + 2n(n-1) = n^3 - n^2 - n + 1).
     """
     if not isinstance(n, int) or n < 2:
-        raise InvalidBoardError(f"the worst case needs n >= 2, not {n!r}")
+        raise InvalidOptionError(f"the worst case needs n >= 2, not {n!r}")
     tiles = list(goal_tiles(n * n))
     off = n % 2  # the odd case works on the lower right (n-1) x (n-1)
     m = (n - off) // 2

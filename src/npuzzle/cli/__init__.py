@@ -22,8 +22,20 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import ClusterLostError, NPuzzleError
-from ._options import EXIT_CLUSTER, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, NOTATION_HELP, Parser
+from .. import present
+from ..errors import ClusterLostError, InternalError, NPuzzleError
+from ._options import (
+    EXIT_CLUSTER,
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_USAGE,
+    NOTATION_HELP,
+    Parser,
+    flags_text,
+)
 from ._output import stdout_failed
 
 if TYPE_CHECKING:
@@ -76,11 +88,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         return status
     except ClusterLostError as e:
-        print(f"npuzzle {args.command}: {e}", file=sys.stderr)
+        print(f"npuzzle {args.command}: {flags_text(str(e), parser)}", file=sys.stderr)
         return EXIT_CLUSTER
     except NPuzzleError as e:
-        print(f"npuzzle {args.command}: {e}", file=sys.stderr)
+        print(f"npuzzle {args.command}: {flags_text(str(e), parser)}", file=sys.stderr)
         return EXIT_INPUT
+    except InternalError as e:
+        print(f"npuzzle {args.command}: {present.internal_error_text(str(e))}", file=sys.stderr)
+        return EXIT_INTERNAL
     except KeyboardInterrupt:
         print(f"npuzzle {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -112,4 +127,5 @@ def _show_warning(command: str, message: Warning | str, category: type[Warning],
     print(present.warning_text(command, str(message)), file=sys.stderr)
 
 
-__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_INPUT", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED"]
+__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_INPUT", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED",
+           "EXIT_INTERNAL"]

@@ -32,6 +32,8 @@ from ..search import METHODS, PRUNING
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: The Dask cluster stopped answering midway (the answers received are printed first).
 EXIT_CLUSTER = 4
+#: An internal error (a bug: an answer that failed its replay), as sysexits.h's EX_SOFTWARE.
+EXIT_INTERNAL = 70
 
 NOTATION_HELP = """\
 positions:
@@ -343,3 +345,42 @@ def _stdin_is_terminal() -> bool:
 
 def _stdin_entries(shape: tuple[int, int] | None) -> list[Entry]:
     return read_entries_text(read_bounded(sys.stdin.buffer, "<stdin>"), shape, source="<stdin>")
+
+
+def _long_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Each option's parameter name (its ``dest``) and its long flag, in ``parser`` and its commands."""
+    out: dict[str, str] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                out.update(_long_flags(sub))
+        longs = [s for s in action.option_strings if s.startswith("--")]
+        if longs:
+            out.setdefault(action.dest, longs[0])
+    return out
+
+
+_PARAMETER = re.compile(r"\b([a-z][a-z_]*)=('([^']*)'|([^\s,;:)]*))")
+
+
+def flags_text(message: str, parser: argparse.ArgumentParser) -> str:
+    """A library message with each parameter it names (``max_nodes=0``, ``method='astar'``)
+    written as the command line's flag (``--max-nodes 0``, ``--method astar``).
+
+    >>> p = argparse.ArgumentParser()
+    >>> _ = p.add_argument("--max-nodes", type=int)
+    >>> flags_text("max_nodes=0: give a whole number; method='x' stays", p)
+    '--max-nodes 0: give a whole number; method='x' stays'
+    """
+    flags = _long_flags(parser)
+    if "jobs" in flags:
+        flags.setdefault("executor", flags["jobs"])  # a split search's executor is what --jobs makes
+
+    def flag(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in flags:
+            return match.group(0)
+        value = match.group(3) if match.group(3) is not None else match.group(4)
+        return f"{flags[name]} {value}" if value else flags[name]
+
+    return _PARAMETER.sub(flag, message)

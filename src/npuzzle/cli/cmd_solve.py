@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import sys
@@ -80,8 +81,31 @@ byte, and writes them out as letters piece by piece (--count-only: only their nu
 
 exit status: 0 solved, 1 bad input or unsolvable, 2 usage, 3 a limit was reached before a
 solution was found (the lower bound proven so far is printed), 4 the Dask cluster stopped
-answering (the answers received are printed), 130 interrupted (Ctrl-C).
+answering (the answers received are printed), 70 an internal error (a bug: please report it),
+130 interrupted (Ctrl-C).
 """
+
+#: The ``search.Request`` fields this command sets itself; every other one it reads from the
+#: argument of the same name (``--realtime-method`` is ``realtime_method``), if it has one.
+_SET_HERE = ("goal", "limit", "executor", "on_iteration", "on_progress")
+#: The request's options the command line names otherwise than by their own flag.
+_OTHER_FLAGS = {"executor": "--jobs (one position)", "on_iteration": "--verbose"}
+
+
+def options_table(parser: argparse.ArgumentParser) -> str:
+    """Which options each method takes (``search.registry.REGISTRY``), by the flags of ``parser``
+    that give them; any other is refused."""
+    from ..present.methods import options_table_text
+    from ..search.registry import REGISTRY, Request
+
+    flags = {a.dest: a.option_strings[-1] for a in parser._actions if a.option_strings}
+    names = [f.name for f in dataclasses.fields(Request)] + ["timeout", "max_nodes", "max_memory"]
+    shown = [(name, _OTHER_FLAGS.get(name) or flags[name]) for name in names
+             if name in _OTHER_FLAGS or (name in flags and name not in _SET_HERE)]
+    methods = tuple(REGISTRY)
+    rows = [(flag, tuple(name in REGISTRY[m].options for m in methods)) for name, flag in shown]
+    return ("options each method takes (any other is refused before the search starts; auto takes\n"
+            "those of the method it picks):\n" + options_table_text(methods, rows) + "\n")
 
 
 def add(sub: Subparsers) -> None:
@@ -133,6 +157,7 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--verbose", "-v", action="store_true",
                    help="report the first bound and every iteration (threshold, nodes, CPU seconds) on stderr")
     add_quiet(p)
+    p.epilog = EPILOG + "\n" + options_table(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -264,9 +289,10 @@ def _prepare(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | 
         live.clear()
         print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
 
-    request = Request(goal, args.heuristic, limit, args.weight, args.realtime_method, args.pruning,
-                      print_iteration if args.verbose else None, live.callback(), executor=executor,
-                      budget=args.budget)
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Request)
+             if f.name not in _SET_HERE and hasattr(args, f.name)}
+    request = Request(goal=goal, limit=limit, on_iteration=print_iteration if args.verbose else None,
+                      on_progress=live.callback(), executor=executor, **given)
     return prepare(board, request, "realtime" if streaming and args.method == "auto" else args.method)
 
 

@@ -46,7 +46,7 @@ import numpy as np
 
 from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape, goal_cell
-from ..errors import InvalidBoardError, MissingTableError, NPuzzleError, TableFormatError
+from ..errors import InvalidBoardError, InvalidOptionError, MissingTableError, NPuzzleError, TableFormatError
 
 KIND = "pdb"
 #: The build's arrays from this size on are put in huge pages (loaded tables: ``tables.HUGE_PAGE_BYTES``).
@@ -186,9 +186,9 @@ def groups_for(name: str, height: int, width: int, goal: Goal = "standard") -> t
     try:
         sizes = [int(part) for part in name.split("-")]
     except ValueError:
-        raise InvalidBoardError(f"bad partition {name!r}: write pattern sizes joined by '-', e.g. 6-6-3") from None
+        raise InvalidOptionError(f"bad partition {name!r}: write pattern sizes joined by '-', e.g. 6-6-3") from None
     if sum(sizes) != n - 1 or min(sizes) < 1:
-        raise InvalidBoardError(
+        raise InvalidOptionError(
             f"partition {name!r} has {sum(sizes)} tiles in patterns; a {height}x{width} board has {n - 1}")
     out, first = [], 1
     for size in sizes:
@@ -343,7 +343,7 @@ def _check(height: int, width: int, goal: Goal) -> None:
     check_goal(goal)
     check_shape(height, width)
     if height * width > MAX_CELLS:
-        raise InvalidBoardError(f"pattern databases handle boards of at most {MAX_CELLS} cells, "
+        raise InvalidOptionError(f"pattern databases handle boards of at most {MAX_CELLS} cells, "
                                 f"not {height}x{width}")
 
 

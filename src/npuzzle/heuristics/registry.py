@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..board import Board, Goal, check_goal, goal_cell
-from ..errors import InvalidBoardError, quote_input
+from ..errors import InvalidOptionError, quote_input
 from ..geometry import geometry
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def parse(name: str) -> Spec:
         why = f"{quote_input(bad[0])} is not a component" if bad else "at most one pdb:PARTITION"
         if "lc" in bad:
             why = "lc does not combine with other bounds"
-        raise InvalidBoardError(
+        raise InvalidOptionError(
             f"unknown heuristic {quote_input(name)} ({why}): use manhattan, lc, or wd, id, pdb:PARTITION "
             "joined by '+', e.g. wd+id or pdb:6-6-3+wd")
     wd, inv = "wd" in rest, "id" in rest

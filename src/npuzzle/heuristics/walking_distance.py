@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import tables as store
 from ..board import GOALS, Board, Goal, goal_cell
-from ..errors import InvalidBoardError, MissingTableError, TableFormatError, TableStoreError
+from ..errors import InvalidOptionError, MissingTableError, TableFormatError, TableStoreError
 
 #: Boards with more tables than this are refused (the BFS runs in Python: 3x5 has 352,560
 #: column tables and takes 8 s).
@@ -113,7 +113,7 @@ def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> Walking
     Shapes with more than ``MAX_STATES`` tables are refused before the search (``table_count``)."""
     count = table_count(lines, cells, goal_blank_line, MAX_STATES)
     if count is None:
-        raise InvalidBoardError(
+        raise InvalidOptionError(
             f"the walking distance of lines of {cells} cells in {lines} lines has more "
             f"than {MAX_STATES:,} tables: use lc or a pattern database for this board")
     what = f"the walking-distance table of {lines} lines of {cells} cells ({count:,} tables)"
@@ -146,7 +146,7 @@ def build_walking_table(lines: int, cells: int, goal_blank_line: int) -> Walking
                     if len(states) % 4096 == 0:
                         store.check_build(what)
                     if len(states) >= MAX_STATES:
-                        raise InvalidBoardError(
+                        raise InvalidOptionError(
                             f"the walking distance of lines of {cells} cells in {lines} lines has more "
                             f"than {MAX_STATES:,} tables: use lc or a pattern database for this board")
                     index[key] = len(states)

@@ -854,6 +854,17 @@ def write_error_text(error: OSError, path: str | None = None) -> str:
 # -- the web page and its HTTP API (npuzzle serve) ----------------------------------------------
 
 
+#: Where a bug is reported.
+ISSUES_URL = "the issue tracker of the repository npuzzle was installed from"
+
+
+def internal_error_text(message: str) -> str:
+    """An internal error (a bug in npuzzle, never a mistake in the input), with a request to
+    report it."""
+    return (f"{message}\nThis is a bug in npuzzle, not a problem with your input: please report it "
+            f"with the command that gave it ({ISSUES_URL}).")
+
+
 def error_record(reason: str, status: str = "invalid", text: str | None = None) -> dict[str, Any]:
     """The record of a web request refused: ``status`` (``invalid``, ``too-large``, ``not-found``,
     ``busy``, ...), the ``reason`` in words, and ``input`` (an excerpt) when a position was refused.

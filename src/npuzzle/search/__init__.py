@@ -9,12 +9,13 @@ Parberry's algorithm and a greedy refinement).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..board import Board, Goal
-from ..errors import InvalidOptionError
+from ..errors import InvalidOptionError, InvalidTypeError
 from ..heuristics import HEURISTICS
 from .limits import Limit, Progress, ProgressCallback, Solution, Stats
 from .problem import AUTO_BEAM_CELLS, AUTO_OPTIMAL_CELLS, Problem, prepare, run
@@ -39,6 +40,7 @@ def solve(
     on_progress: ProgressCallback | None = None,
     executor: Executor | None = None,
     budget: float | None = None,
+    **options: Any,
 ) -> Solution:
     """Solve ``board`` for ``goal``; the returned moves are replayed and checked.
 
@@ -57,9 +59,14 @@ def solve(
     if the goal cannot be reached. ``goal`` is ``"standard"``, ``"blank-first"`` or a goal
     ``Board`` (whose blank, or the position's, is in a corner), solved by relabelling the tiles
     against the standard goal (see ``search.relabel``); the moves come back in the original tiles.
+    ``options`` are any other fields of ``Request`` (``order``, ``top_nodes``, ...).
     """
+    unknown = sorted(set(options) - {f.name for f in dataclasses.fields(Request)})
+    if unknown:
+        raise InvalidTypeError(f"solve() got an unknown option {unknown[0]}=: the options are "
+                               f"{', '.join(f.name for f in dataclasses.fields(Request))}")
     request = Request(goal, heuristic, limit, weight, realtime_method, pruning, on_iteration, on_progress,
-                      executor=executor, budget=budget)
+                      executor=executor, budget=budget, **options)
     return run(prepare(board, request, method))
 
 

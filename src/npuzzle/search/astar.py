@@ -52,10 +52,10 @@ from .limits import (
 )
 from .problem import Problem, prepare
 from .problem import run as run_problem
-from .registry import IterationCallback, Request
+from .registry import REGISTRY, IterationCallback, Request
 
 #: Largest board A* accepts: 6 bits per cell in the packed positions.
-MAX_CELLS = 64
+MAX_CELLS: int = REGISTRY["astar"].max_cells or 0
 #: Generated nodes per kernel call between checks of the clock and of Ctrl-C.
 SLICE_NODES = 1_000_000
 #: Largest weight denominator: weights are exact ratios such as 3/2 or 5/4.

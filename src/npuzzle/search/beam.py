@@ -47,7 +47,7 @@ from .limits import Clock, Iteration, Limit, Progress, ProgressCallback, Solutio
 from .problem import Problem, prepare
 from .problem import run as run_problem
 from .quality import proven_bound
-from .registry import DEFAULT_NODES, Request
+from .registry import DEFAULT_NODES, REGISTRY, Request
 
 #: Boards of at most this side are solved as a whole (Korf & Felner's 24-puzzles: within 10% of
 #: the optimum in a second, ``docs/benchmarks.md``) ...
@@ -85,7 +85,7 @@ MAX_WIDTH = 1 << 20
 #: Memory a beam's arrays may take, in bytes.
 MAX_MEMORY = 1536 << 20
 #: Largest board the beam search takes.
-MAX_CELLS = 1024
+MAX_CELLS: int = REGISTRY["beam"].max_cells or 0
 #: A whole board's first beam keeps paths of at most this many moves per unit of Manhattan
 #: distance, plus ``WHOLE_DEPTH`` (real-time answers on 5x5 are about 2.5 times it, beams'
 #: 1.3-1.6 times it): it has no answer to bound it yet.

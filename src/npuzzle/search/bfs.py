@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
-from ..errors import InvalidBoardError, TableFormatError, TableStoreError
+from ..errors import InvalidBoardError, InvalidOptionError, TableFormatError, TableStoreError
 from ..geometry import geometry, neighbours
 from .limits import Clock, Limit, Solution, Stats, checked_solution, found_solution
 
@@ -66,7 +66,7 @@ class Space:
 def _check_shape(height: int, width: int, limit: int, what: str) -> None:
     check_shape(height, width)
     if height * width > limit:
-        raise InvalidBoardError(
+        raise InvalidOptionError(
             f"a {height}x{width} board has {height * width} cells; {what} handles at most {limit}"
         )
 
@@ -81,10 +81,10 @@ def goal_blank(height: int, width: int, goal: Goal = "standard", blank_cell: Bla
     if isinstance(blank_cell, tuple):
         r, c = blank_cell
         if not (0 <= r < height and 0 <= c < width):
-            raise InvalidBoardError(f"blank cell {r},{c} is outside a {height}x{width} board")
+            raise InvalidOptionError(f"blank cell {r},{c} is outside a {height}x{width} board")
         return r * width + c
     if not 0 <= blank_cell < n:
-        raise InvalidBoardError(f"blank cell {blank_cell} is outside a {height}x{width} board")
+        raise InvalidOptionError(f"blank cell {blank_cell} is outside a {height}x{width} board")
     return int(blank_cell)
 
 

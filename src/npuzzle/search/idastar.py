@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import config
 from ..board import Board, Goal
-from ..errors import InvalidBoardError, InvalidOptionError
+from ..errors import InvalidOptionError
 from ..geometry import DOWN, LEFT, RIGHT, UP, geometry, tiles_from_cells
 from ..heuristics.linear_conflict import line_tables
 from ..heuristics.registry import Spec, evaluate, kernel_heuristic, parse
@@ -40,13 +40,13 @@ from .limits import (
 )
 from .problem import Problem, prepare
 from .problem import run as run_problem
-from .registry import AUTO_FSM_CELLS, IterationCallback, Request, check_pruning
+from .registry import AUTO_FSM_CELLS, REGISTRY, IterationCallback, Request, check_pruning
 
 if TYPE_CHECKING:
     from .._kernels.idastar import Shape, Stack
 
 #: Largest board IDA* accepts (its tables grow as the square of the cell count).
-MAX_CELLS = 256
+MAX_CELLS: int = REGISTRY["idastar"].max_cells or 0
 
 # Knuth numbers directions east 0, north 1, west 2, south 3 (powers of i).
 _KNUTH_TO_OURS = (RIGHT, UP, LEFT, DOWN)
@@ -314,7 +314,7 @@ def optimal_lengths(
         return [], []
     h, w = boards[0].shape
     if any(b.shape != (h, w) for b in boards):
-        raise InvalidBoardError("optimal_lengths needs boards of one shape")
+        raise InvalidOptionError("optimal_lengths needs boards of one shape")
     for b in boards:
         b.require_solvable(goal)
     from .._kernels.idastar import lengths as lengths_kernel

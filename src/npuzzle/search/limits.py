@@ -14,7 +14,7 @@ from typing import Any
 
 from ..arguments import MAX_BYTES
 from ..board import GOAL_TEXT_CELLS, Board, Goal, goal_text
-from ..errors import NPuzzleError
+from ..errors import InternalError, NPuzzleError
 
 #: A notebook shows at most this many moves of a solution.
 HTML_MOVES = 500
@@ -245,7 +245,7 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-class VerificationError(NPuzzleError, AssertionError):
+class VerificationError(InternalError, AssertionError):
     """A solver produced moves that do not solve the board: a bug, never a user error."""
 
 

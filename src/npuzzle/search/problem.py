@@ -25,11 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..arguments import MAX_BUDGET
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidOptionError, TableBuildStopped
 from .limits import Limit, Solution, Stats, VerificationError, unfinished
-from .registry import SPLIT, Request, check_pruning, check_realtime_method
+from .registry import REGISTRY, SPLIT, Request, check_pruning, check_realtime_method
 from .registry import method as registered
 from .relabel import Frame, corner_path, frame_for, turned
 
@@ -128,10 +127,6 @@ def _parsed(heuristic: str) -> Spec | None:
 def _check_values(request: Request) -> None:
     check_pruning(request.pruning)
     check_realtime_method(request.realtime_method)
-    if request.budget is not None:
-        budget = request.budget
-        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0 < budget <= MAX_BUDGET:
-            raise InvalidOptionError(f"budget={budget!r}: give more than 0 and at most {MAX_BUDGET:.0f} seconds")
     if request.weight != 1:
         from .astar import exact_weight
 
@@ -142,8 +137,9 @@ def _check_values(request: Request) -> None:
 
 
 def _auto_method(board: Board, named: Goal | None, request: Request) -> str:
-    """The method ``auto`` picks: a saved distance table, else by the board's size and options."""
-    if named is not None and request.weight == 1 and request.budget is None:
+    """The method ``auto`` picks: a saved distance table (unless an option asks for a search),
+    else by the board's size and options."""
+    if named is not None and all(_takes("table", option) for option in request.given()):
         from .bfs import has_table
 
         if has_table(board, named):
@@ -178,45 +174,26 @@ def _takes(method: str, option: str) -> bool:
     return option in registered(method).options
 
 
-#: How each option looks when it is not given; anything else is a request the method must honour.
-_DEFAULTS: dict[str, Any] = {"heuristic": "auto", "pruning": "auto", "weight": 1.0, "budget": None,
-                             "realtime_method": "greedy", "executor": None, "order": "korf", "top_nodes": None}
-
-
-def _given(request: Request) -> list[str]:
-    """The options of ``request`` given a value other than their default (limits included)."""
-    out = [name for name, default in _DEFAULTS.items() if getattr(request, name) != default]
-    limit = request.limit or Limit()
-    out += [name for name in ("timeout", "max_nodes", "max_memory") if getattr(limit, name) is not None]
-    if request.executor is not None and request.executor.workers <= 1:
-        out.remove("executor")  # one worker: the serial search, as if none were given
-    return out
-
-
 def _refuse_unused(method: str, request: Request, auto: bool, board: Board) -> None:
     """Options the chosen method does not take are refused before a search starts."""
-    for option in _given(request):
+    for option in request.given():
         if not _takes(method, option):
-            takers = [m for m in ("idastar", "astar", "astar+idastar", "beam", "realtime") if _takes(m, option)]
-            chosen = (f"the {_LABELS.get(method, method)} chosen for a {board.height}x{board.width} board"
+            takers = [m for m in REGISTRY if _takes(m, option)]
+            chosen = (f"the {_label(method)} chosen for a {board.height}x{board.width} board"
                       if auto else f"method={method!r}")
             raise InvalidOptionError(f"{option}= does not apply to {chosen}: it applies to "
                                      f"{', '.join(repr(m) for m in takers) or 'no method'}")
 
 
-_LABELS = {"table": "saved distance table", "table-cell": "distance table", "beam": "beam search",
-           "realtime": "real-time method", "idastar": "IDA*", "astar": "A*"}
+def _label(method: str) -> str:
+    tables = {"table": "saved distance table", "table-cell": "distance table"}
+    return tables[method] if method in tables else registered(method).label
 
 
 def _check_size(method: str, board: Board) -> None:
     """Boards larger than the method takes are refused, naming the one that takes them."""
-    if method in ("table", "table-cell", "realtime"):
-        return
-    module = {"idastar": "idastar", "astar": "astar", "astar+idastar": "astar", "beam": "beam"}[method]
-    import importlib
-
-    most: int = importlib.import_module(f"{__package__}.{module}").MAX_CELLS
-    if board.size > most:
+    most = None if method in ("table", "table-cell") else registered(method).max_cells
+    if most is not None and board.size > most:
         other = "'beam' or 'realtime'" if method != "beam" else "'realtime'"
         raise InvalidOptionError(f"method={method!r} takes boards of at most {most} cells; a "
                                  f"{board.height}x{board.width} board ({board.size} cells) needs method={other}")

@@ -38,7 +38,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from ..board import Board, Goal, check_goal
-from ..errors import InvalidBoardError
+from ..errors import InvalidTypeError
 from .limits import (
     MEMORY_LIMIT,
     SOLVED,
@@ -134,7 +134,7 @@ def _table(height: int, width: int) -> np.ndarray:
 def _check(board: Board, goal: Goal, method: str) -> Board:
     """Check the inputs; return the board to solve for the standard goal."""
     if not isinstance(board, Board):
-        raise InvalidBoardError(f"expected a Board, not {board!r}")
+        raise InvalidTypeError(f"board={board!r}: expected a Board")
     check_goal(goal)
     check_realtime_method(method)
     board.require_solvable(goal)
@@ -337,7 +337,7 @@ def realtime_solve(
     'L'
     """
     if not isinstance(board, Board):
-        raise InvalidBoardError(f"expected a Board, not {board!r}")
+        raise InvalidTypeError(f"board={board!r}: expected a Board")
     return run_problem(prepare(board, Request(goal, limit=limit, realtime_method=method), "realtime"))
 
 

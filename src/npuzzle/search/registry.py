@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from .. import arguments
 from ..board import Board, Goal
 from ..errors import InvalidOptionError, quote_input
 from .limits import Iteration, Limit, ProgressCallback, Solution
@@ -48,28 +49,50 @@ AUTO_FSM_CELLS = 36
 REALTIME_METHODS: tuple[str, ...] = ("greedy", "parberry")
 
 
+def _option(default: Any, check: Callable[[object, str], object]) -> Any:
+    """A ``Request`` field whose value ``check(value, name)`` accepts (else it raises
+    ``InvalidTypeError`` or ``InvalidOptionError`` naming the parameter)."""
+    return field(default=default, metadata={"check": check})
+
+
 @dataclass(frozen=True)
 class Request:
-    """What a caller asks of a search: the goal, the bound to use and the limits. Each search
-    reads the options it takes (see ``Method.options``)."""
+    """What a caller asks of a search, as given: the goal, the bound to use, the limits and the
+    method's options (each checked for its type and range when the request is made, by its
+    field's ``check``; ``problem.prepare`` then resolves them and refuses those the method does
+    not take, see ``Method.options``)."""
 
     goal: Goal | Board = "standard"
-    heuristic: str = "auto"
+    heuristic: str = _option("auto", arguments.text)
     limit: Limit | None = None
-    weight: float = 1.0
-    realtime_method: str = "greedy"
-    pruning: str = "auto"
-    on_iteration: IterationCallback | None = None
-    on_progress: ProgressCallback | None = None
+    weight: float = _option(1.0, lambda v, n: arguments.real(v, n, 1, arguments.MAX_WEIGHT))
+    realtime_method: str = _option("greedy", arguments.text)
+    pruning: str = _option("auto", arguments.text)
+    on_iteration: IterationCallback | None = _option(None, arguments.callback)
+    on_progress: ProgressCallback | None = _option(None, arguments.callback)
     #: A ``split.Executor`` with more than one worker: IDA* then runs its subtrees there.
     executor: Any = None
     #: The beam search's budget in CPU seconds (None: a budget of nodes, ``limit.max_nodes`` or
     #: ``DEFAULT_NODES``).
-    budget: float | None = None
+    budget: float | None = _option(None, lambda v, n: v is None or arguments.seconds(v, n, arguments.MAX_BUDGET))
     #: IDA*'s move order (``idastar.ORDERS``).
-    order: str = "korf"
+    order: str = _option("korf", arguments.text)
     #: Nodes A*+IDA*'s A* generates before IDA* takes over (None: ``hybrid.TOP_NODES``).
-    top_nodes: int | None = None
+    top_nodes: int | None = _option(None, lambda v, n: v is None or arguments.count(v, n))
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            check = f.metadata.get("check")
+            if check is not None:
+                check(getattr(self, f.name), f.name)
+
+    def given(self) -> list[str]:
+        """The options given a value other than their default, the limits' among them."""
+        out = [f.name for f in fields(self) if f.name not in ("goal", "limit") and getattr(self, f.name) != f.default]
+        if self.executor is not None and self.executor.workers <= 1:
+            out.remove("executor")  # one worker: the serial search, as if none were given
+        limit = self.limit or Limit()
+        return out + [name for name in ("timeout", "max_nodes", "max_memory") if getattr(limit, name) is not None]
 
 
 @dataclass(frozen=True)
@@ -80,6 +103,8 @@ class Method:
     solver: str  # "module:function", imported on first use
     summary: str
     options: frozenset[str] = frozenset()
+    label: str = ""  # how messages name it ("the beam search chosen for a 5x5 board")
+    max_cells: int | None = None  # the largest board it takes (None: any)
 
     def load(self) -> Solver:
         module, function = self.solver.split(":")
@@ -94,22 +119,22 @@ _EVERY = frozenset({"timeout", "on_iteration", "on_progress"})
 #: and ``npuzzle solve --help``); ``search.problem.prepare`` refuses any other it is given.
 REGISTRY: dict[str, Method] = {m.name: m for m in (
     Method("idastar", "npuzzle.search.idastar:solve_problem", "optimal, memory-light (Korf 1985)",
-           _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor"}),
+           _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor"}, "IDA*", 256),
     Method("astar", "npuzzle.search.astar:solve_problem", "optimal, or weighted with a proven bound",
-           _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"}),
+           _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"}, "A*", 64),
     Method("astar+idastar", "npuzzle.search.hybrid:solve_problem",
            "optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf 2019)",
-           _EVERY | {"heuristic", "pruning", "max_nodes", "max_memory", "executor", "top_nodes"}),
+           _EVERY | {"heuristic", "pruning", "max_nodes", "max_memory", "executor", "top_nodes"}, "A*+IDA*", 64),
     Method("beam", "npuzzle.search.beam:solve_problem",
            "short answers within a budget of nodes (or CPU seconds), with a proven lower bound (boards beyond 4x4)",
-           _EVERY | {"budget", "max_nodes", "max_memory"}),
+           _EVERY | {"budget", "max_nodes", "max_memory"}, "beam search", 1024),
     Method("realtime", "npuzzle.search.realtime:solve_problem",
            "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
-           _EVERY | {"realtime_method", "max_memory"}),
+           _EVERY | {"realtime_method", "max_memory"}, "real-time method"),
 )}
 #: IDA* with its tree split over an executor's workers (``Request.executor``): not a name of its own.
 SPLIT = Method("idastar", "npuzzle.search.split:solve_problem", "IDA* split over workers",
-               REGISTRY["idastar"].options)
+               REGISTRY["idastar"].options, "IDA*", REGISTRY["idastar"].max_cells)
 #: The names ``solve`` takes: ``auto`` and every registered search.
 METHODS: tuple[str, ...] = ("auto", *REGISTRY)
 
