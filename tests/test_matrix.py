@@ -8,6 +8,7 @@ Also: one solve of each method checks the goal once and parses the heuristic's n
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -21,9 +22,10 @@ from npuzzle.search.limits import MEMORY_LIMIT, NODE_LIMIT, TIMEOUT, Solution
 from npuzzle.search.registry import REGISTRY
 from npuzzle.search.split import Inline
 
-#: The options a search may be given (``search.problem._DEFAULTS`` and the limits and callbacks).
-OPTIONS = ("heuristic", "pruning", "weight", "budget", "realtime_method", "executor", "order", "top_nodes",
-           "timeout", "max_nodes", "max_memory", "on_iteration", "on_progress")
+#: The options a search may be given: every field of ``Request`` but the goal, and the limits (a new
+#: field fails here until ``_given`` has a value for it).
+OPTIONS = tuple(f.name for f in dataclasses.fields(Request) if f.name not in ("goal", "limit")) + (
+    "timeout", "max_nodes", "max_memory")
 
 HARD_3X3 = parse("8 6 7/2 5 4/3 0 1")  # 31 moves
 #: A 5x5 position far enough from the goal that the beam runs several rounds.

@@ -75,7 +75,7 @@ def default_heuristic(name: str) -> str:
         raise MissingTableError(
             "korf50 needs the 24-puzzle's pattern databases, and none is built: "
             f"{pattern_db.build_command(partition, 5, 5, 'blank-first')}"
-            f"{pattern_db.build_note(partition, 5, 5)}; or name a heuristic with --heuristic")
+            f"{pattern_db.build_note(partition, 5, 5)}; or give heuristic=NAME")
     return "auto"
 
 

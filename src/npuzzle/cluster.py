@@ -159,7 +159,7 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise NPuzzleError("--scheduler needs Dask: pip install 'npuzzle[cluster]'") from None
+        raise NPuzzleError("scheduler= needs Dask: pip install 'npuzzle[cluster]'") from None
     return distributed
 
 

@@ -111,7 +111,7 @@ def _parse_hex_digits(s: str, shape: tuple[int, int] | None, original: str) -> B
         side = math.isqrt(len(s))
         if side * side != len(s) or side < 2:
             raise _fail(
-                f"cannot tell the shape of {len(s)} hex digits: give --shape HxW", original
+                f"cannot tell the shape of {len(s)} hex digits: give the shape, HxW", original
             )
         shape = (side, side)
     h, w = shape
@@ -203,7 +203,7 @@ def parse_numbers(text: str, shape: tuple[int, int] | None = None) -> Board:
             raise _fail(
                 f"cannot tell the shape of {len(numbers)} number{'s' if len(numbers) != 1 else ''}: "
                 "separate the rows with '/' "
-                "or give --shape HxW",
+                "or give the shape, HxW",
                 text,
             )
         h = w = side

@@ -124,7 +124,7 @@ def pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise NPuzzleError("--plot needs matplotlib, which is not installed: pip install 'npuzzle[plot]'") from None
+        raise NPuzzleError("plot= needs matplotlib, which is not installed: pip install 'npuzzle[plot]'") from None
     return plt
 
 

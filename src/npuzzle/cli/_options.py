@@ -347,16 +347,17 @@ def _stdin_entries(shape: tuple[int, int] | None) -> list[Entry]:
     return read_entries_text(read_bounded(sys.stdin.buffer, "<stdin>"), shape, source="<stdin>")
 
 
-def _long_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
-    """Each option's parameter name (its ``dest``) and its long flag, in ``parser`` and its commands."""
-    out: dict[str, str] = {}
+def _long_flags(parser: argparse.ArgumentParser) -> dict[str, tuple[str, bool]]:
+    """Each option's parameter name (its ``dest``), its long flag and whether it takes a value,
+    in ``parser`` and its commands."""
+    out: dict[str, tuple[str, bool]] = {}
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
                 out.update(_long_flags(sub))
         longs = [s for s in action.option_strings if s.startswith("--")]
         if longs:
-            out.setdefault(action.dest, longs[0])
+            out.setdefault(action.dest, (longs[0], action.nargs != 0))
     return out
 
 
@@ -369,8 +370,9 @@ def flags_text(message: str, parser: argparse.ArgumentParser) -> str:
 
     >>> p = argparse.ArgumentParser()
     >>> _ = p.add_argument("--max-nodes", type=int)
-    >>> flags_text("max_nodes=0: give a whole number; method='x' stays", p)
-    '--max-nodes 0: give a whole number; method='x' stays'
+    >>> _ = p.add_argument("--quick", action="store_true")
+    >>> flags_text("max_nodes=0: give a whole number; method='x' stays; or quick=True", p)
+    "--max-nodes 0: give a whole number; method='x' stays; or --quick"
     """
     flags = _long_flags(parser)
     if "jobs" in flags:
@@ -381,6 +383,7 @@ def flags_text(message: str, parser: argparse.ArgumentParser) -> str:
         if name not in flags:
             return match.group(0)
         value = match.group(3) if match.group(3) is not None else match.group(4)
-        return f"{flags[name]} {value}" if value else flags[name]
+        text, takes_value = flags[name]
+        return f"{text} {value}" if value and takes_value else text
 
     return _PARAMETER.sub(flag, message)

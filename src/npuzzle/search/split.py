@@ -494,7 +494,7 @@ def workers_for(jobs: int, oversubscribe: bool = False) -> int:
         raise InvalidOptionError(f"jobs={jobs}: give 0 (every core) or a number of processes")
     if jobs > cores() and not oversubscribe:
         raise InvalidOptionError(f"jobs={jobs}: this machine has {cores()} cores; ask for at most {cores()} "
-                                 "(0 = every core), or for more explicitly (--oversubscribe)")
+                                 "(0 = every core), or for more explicitly (oversubscribe=True)")
     return cores() if jobs == 0 else jobs
 
 
