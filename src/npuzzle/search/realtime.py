@@ -247,10 +247,21 @@ def _packed(board: Board, goal: Goal, method: str, clock: Clock) -> PackedMoves 
     return PackedMoves(data, count)
 
 
-def realtime_count(board: Board, *, goal: Goal = "standard", method: str = "parberry") -> int:
-    """The number of moves of the solution, without storing them."""
+def realtime_count(board: Board, *, goal: Goal = "standard", method: str = "parberry",
+                   clock: Clock | None = None) -> int | None:
+    """The number of moves of the solution, without storing them; None if ``clock``'s time limit
+    is reached (checked every ``COUNT_CHUNK`` moves)."""
     m = _Machine(_check(board, goal, method), method)
-    return m.run(1 << 62, 0, _NO_DIRS, _NO_TILES)
+    count = 0
+    while not m.finished:
+        if clock is not None and clock.expired():
+            return None
+        count += m.run(COUNT_CHUNK, 0, _NO_DIRS, _NO_TILES)
+    return count
+
+
+#: Moves counted between two looks at the clock (about 0.05 s).
+COUNT_CHUNK = 1 << 24
 
 
 def replay_directions(board: Board, moves: np.ndarray | PackedMoves, *, goal: Goal = "standard") -> dict[str, int]:
@@ -367,7 +378,7 @@ def packed_solution(
     ``wasted`` in the report); their ``realtime_report``; and the rest of the answer as a
     ``Solution`` whose ``moves`` and ``letters`` are left empty (``length`` is their number), with
     the proven lower bound (``quality.proven_bound``) and the time taken. ``limit.timeout`` is
-    honoured between chunks of moves (not with ``count_only``): a search stopped by it gives a
+    honoured between chunks of moves (counted or kept): a search stopped by it gives a
     stopped ``Solution`` with that bound, and no moves nor report.
 
     >>> s, packed, report = packed_solution(Board(2, 2, (1, 2, 0, 3)))
@@ -375,14 +386,15 @@ def packed_solution(
     (1, 1, 1, b'L', 0)
     """
     clock = Clock(limit or Limit())
-    packed = None if count_only else _packed(board, goal, method, clock)
-    if packed is None and not count_only:
+    moves = realtime_count(board, goal=goal, method=method, clock=clock) if count_only else \
+        _packed(board, goal, method, clock)
+    if moves is None:
         stats = Stats()
         clock.stamp(stats)
         return unfinished(board, goal, TIMEOUT, proven_bound(board, goal), stats=stats, method=f"realtime-{method}",
                           heuristic="none"), None, None
-    report = realtime_report(board, packed if packed is not None else realtime_count(board, goal=goal, method=method),
-                             goal=goal)
+    packed = moves if isinstance(moves, PackedMoves) else None
+    report = realtime_report(board, moves, goal=goal)
     stats = Stats(expanded=report["moves"], generated=report["moves"])
     clock.stamp(stats)
     bound = proven_bound(board, goal)
@@ -416,7 +428,9 @@ def streamed_report(
     None); with it they are replayed and checked, then written to ``out`` as ``UDLR`` letters
     followed by a newline."""
     if out is None:
-        return realtime_report(board, realtime_count(board, goal=goal, method=method), goal=goal)
+        count = realtime_count(board, goal=goal, method=method)
+        assert count is not None  # no clock: counted to the end
+        return realtime_report(board, count, goal=goal)
     packed = realtime_packed(board, goal=goal, method=method)
     report = realtime_report(board, packed, goal=goal)  # replays and checks every move
     for chunk in letter_chunks(packed):
