@@ -169,3 +169,38 @@ def test_one_solve_checks_the_goal_once_and_parses_the_heuristic_at_most_once(me
     assert len(goal_checks) <= 1, goal_checks
     if method not in ("beam", "realtime"):
         assert len(seen[("registry", "parse")]) <= 1, seen[("registry", "parse")]
+
+
+# -- a failed replay is an internal error ------------------------------------------------------
+
+
+def test_a_wrong_answer_is_an_internal_error_with_its_own_exit_status(monkeypatch, capsys):
+    """A solver whose moves do not solve the board is a bug: ``InternalError`` (not a bad-input
+    ``NPuzzleError``), and the command line exits with status 70 and asks for a report."""
+    from npuzzle.cli import EXIT_INTERNAL, main
+    from npuzzle.errors import InternalError, NPuzzleError
+    from npuzzle.search import idastar
+    from npuzzle.search.limits import Stats, found_solution
+
+    def wrong(problem):
+        return found_solution(problem.start, problem.target, (problem.start.movable_tiles()[0],), optimal=True,
+                              stats=Stats(), method="idastar", heuristic="lc")
+
+    monkeypatch.setattr(idastar, "solve_problem", wrong)
+    with pytest.raises(InternalError) as caught:
+        run(prepare(HARD_3X3, Request(heuristic="lc"), "idastar"))
+    assert not isinstance(caught.value, NPuzzleError)
+    assert main(["solve", "--method", "idastar", "--heuristic", "lc", "8 6 7/2 5 4/3 0 1"]) == EXIT_INTERNAL == 70
+    err = capsys.readouterr().err
+    assert "does not reach the goal" in err and "This is a bug in npuzzle" in err
+
+
+def test_the_command_line_names_its_flags_where_the_library_names_parameters(capsys):
+    from npuzzle.cli import EXIT_INPUT, main
+
+    assert main(["solve", "--method", "realtime", "--max-nodes", "5", "8 6 7/2 5 4/3 0 1"]) == EXIT_INPUT
+    err = capsys.readouterr().err
+    assert "--max-nodes does not apply to --method realtime: it applies to 'idastar'" in err
+    assert "max_nodes=" not in err
+    assert main(["solve", "--budget", "1", "--method", "astar", "8 6 7/2 5 4/3 0 1"]) == EXIT_INPUT
+    assert "--budget does not apply to --method astar: it applies to 'beam'" in capsys.readouterr().err
