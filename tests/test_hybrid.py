@@ -12,7 +12,7 @@ from test_astar import PARTITIONS, bfs_distances, pdb_store, random_board  # noq
 
 from npuzzle.board import Board
 from npuzzle.cli import main
-from npuzzle.errors import InvalidBoardError
+from npuzzle.errors import InvalidOptionError
 from npuzzle.heuristics.registry import kernel_heuristic
 from npuzzle.search import solve
 from npuzzle.search.astar import _Search, default_max_memory, exact_weight
@@ -129,9 +129,9 @@ def test_limits():
     for timeout in (1e-12, 0.5):  # in A*'s part, and (most likely) in IDA*'s
         sol = astar_idastar(b, heuristic="manhattan", top_nodes=2000, limit=Limit(timeout=timeout))
         assert sol.status == TIMEOUT and 0 < sol.lower_bound <= 80 and sol.method == METHOD
-    with pytest.raises(InvalidBoardError, match="at least one node"):
+    with pytest.raises(InvalidOptionError, match="top_nodes=0: give a whole number from 1"):
         astar_idastar(b, top_nodes=0)
-    with pytest.raises(InvalidBoardError, match="9x9 board .81 cells. needs --method beam or realtime"):
+    with pytest.raises(InvalidOptionError, match="9x9 board .81 cells. needs method='beam' or 'realtime'"):
         astar_idastar(Board(9, 9, tuple(range(1, 81)) + (0,)))
 
 
