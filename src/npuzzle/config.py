@@ -10,8 +10,8 @@ The other tunables are module constants next to the code they govern; this modul
 ``KERNEL_SLICE_NODES``, ``PROGRESS_SLICE_NODES`` and ``STATUS_AFTER_SECONDS``. The rest, by module:
 
 - ``search``: ``AUTO_OPTIMAL_CELLS`` (largest board ``method="auto"`` solves optimally).
-- ``search.idastar``: ``MAX_CELLS``; ``AUTO_FSM_CELLS`` (largest board on which
-  ``pruning="auto"`` uses the move automaton).
+- ``search.registry``: each method's largest board (``Method.max_cells``); ``AUTO_FSM_CELLS``
+  (largest board on which ``pruning="auto"`` uses the move automaton).
 - ``search.astar``: ``MAX_CELLS``, ``SLICE_NODES``, ``MAX_WEIGHT_DENOMINATOR``; the memory
   budget's default is ``default_max_memory()``.
 - ``search.bfs``: ``MAX_CELLS``, ``MAX_HAPPY_CELLS``.

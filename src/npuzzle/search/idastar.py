@@ -40,7 +40,7 @@ from .limits import (
 )
 from .problem import Problem, prepare
 from .problem import run as run_problem
-from .registry import AUTO_FSM_CELLS, REGISTRY, IterationCallback, Request, check_pruning
+from .registry import REGISTRY, IterationCallback, Request, resolved_pruning
 
 if TYPE_CHECKING:
     from .._kernels.idastar import Shape, Stack
@@ -118,7 +118,7 @@ def warmup(heuristics: Sequence[str] = ("manhattan", "lc"), height: int = 2, wid
     shape, so that the CPU time reported for a search is the search's own."""
     for heuristic in heuristics:
         spec = parse(heuristic)
-        _warm(spec, height, width, goal, _pruning("auto", spec, height * width))
+        _warm(spec, height, width, goal, resolved_pruning("auto", spec, height * width))
 
 
 @functools.cache
@@ -132,13 +132,6 @@ def _warm(heuristic: Spec, height: int, width: int, goal: Goal, pruning: str) ->
 
 #: Nodes a warm-up search may generate (it compiles the kernel; its result is not used).
 _WARM_NODES = 100_000
-
-
-def _pruning(pruning: str, heuristic: Spec, cells: int) -> str:
-    """``pruning`` with ``auto`` resolved (see ``search.PRUNING``)."""
-    if check_pruning(pruning) == "auto":
-        return "fsm" if heuristic.extended and cells <= AUTO_FSM_CELLS else "parent"
-    return pruning
 
 
 def _fsm_tables(height: int, width: int, pruning: str) -> tuple[int, np.ndarray]:
@@ -322,7 +315,7 @@ def optimal_lengths(
     spec = parse(heuristic)
     lt = line_tables(h, w, goal, spec.lc)
     kh = kernel_heuristic(spec, h, w, goal)
-    fsm_mode, fsm = _fsm_tables(h, w, _pruning(pruning, spec, h * w))
+    fsm_mode, fsm = _fsm_tables(h, w, resolved_pruning(pruning, spec, h * w))
     cells = np.array([b.tiles for b in boards], dtype=np.uint64)
     lengths = np.zeros(len(boards), np.int64)
     nodes = np.zeros(len(boards), np.int64)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidOptionError, TableBuildStopped
 from .limits import Limit, Solution, Stats, VerificationError, unfinished
-from .registry import REGISTRY, SPLIT, Request, check_pruning, check_realtime_method
+from .registry import REGISTRY, SPLIT, Request, check_pruning, check_realtime_method, resolved_pruning
 from .registry import method as registered
 from .relabel import Frame, corner_path, frame_for, turned
 
@@ -104,7 +104,7 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
         frame, start, target = _toward_beam_tables(frame, start, target)
     elif chosen == "realtime" and target == "blank-first":
         frame, start, target = _turn(frame, start, target, "")
-    pruning = _pruning(request.pruning, spec, board.size)
+    pruning = resolved_pruning(request.pruning, spec, board.size)
     return Problem(board, goal, start, target, frame, chosen, spec, pruning, _limit(request), request, prefix)
 
 
@@ -271,16 +271,6 @@ def _resolved(spec: Spec | None, start: Board, target: Goal) -> Spec:
     from ..heuristics.registry import auto_heuristic, parse
 
     return spec if spec is not None else parse(auto_heuristic(start.height, start.width, target)[0])
-
-
-def _pruning(pruning: str, spec: Spec | None, cells: int) -> str:
-    """``auto`` pruning resolved: the automaton with the strong bounds on boards of up to
-    ``idastar.AUTO_FSM_CELLS`` cells, else parent pruning."""
-    if pruning != "auto":
-        return pruning
-    from .registry import AUTO_FSM_CELLS
-
-    return "fsm" if spec is not None and spec.extended and cells <= AUTO_FSM_CELLS else "parent"
 
 
 # -- running and finishing ---------------------------------------------------------------------

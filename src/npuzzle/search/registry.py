@@ -26,6 +26,7 @@ from ..errors import InvalidOptionError, quote_input
 from .limits import Iteration, Limit, ProgressCallback, Solution
 
 if TYPE_CHECKING:
+    from ..heuristics.registry import Spec
     from .problem import Problem
 
     Solver = Callable[[Problem], Solution]
@@ -151,6 +152,15 @@ def check_pruning(pruning: str) -> str:
     if pruning not in PRUNING:
         raise InvalidOptionError(f"unknown pruning {quote_input(pruning)}: use one of {', '.join(PRUNING)}")
     return pruning
+
+
+def resolved_pruning(pruning: str, heuristic: Spec | None, cells: int) -> str:
+    """``pruning`` with ``auto`` resolved: the move automaton with the strong bounds (walking and
+    inversion distance, pattern databases) on boards of up to ``AUTO_FSM_CELLS`` cells, else
+    parent pruning (see ``PRUNING``)."""
+    if check_pruning(pruning) != "auto":
+        return pruning
+    return "fsm" if heuristic is not None and heuristic.extended and cells <= AUTO_FSM_CELLS else "parent"
 
 
 def check_realtime_method(name: str) -> str:
