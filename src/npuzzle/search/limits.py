@@ -6,6 +6,7 @@ reached, no moves, and ``lower_bound`` set to the best bound it proved.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -261,25 +262,6 @@ def replayed_letters(board: Board, moves: tuple[int, ...], goal: Goal | Board) -
     return letters
 
 
-def checked_solution(
-    board: Board,
-    goal: Goal | Board,
-    moves: tuple[int, ...],
-    *,
-    optimal: bool,
-    stats: Stats,
-    method: str,
-    heuristic: str,
-    note: str = "",
-) -> Solution:
-    """A ``Solution`` for moves that are replayed and checked first."""
-    letters = replayed_letters(board, moves, goal)
-    return Solution(
-        board, goal, moves, letters, len(moves), optimal, SOLVED,
-        len(moves) if optimal else board.manhattan(goal), stats, method, heuristic, note,
-    )
-
-
 def found_solution(
     board: Board,
     goal: Goal | Board,
@@ -295,6 +277,24 @@ def found_solution(
     empty until then (every answer a user sees has been through ``finish``)."""
     return Solution(board, goal, moves, "", len(moves), optimal, SOLVED,
                     len(moves) if optimal else board.manhattan(goal), stats, method, heuristic, note)
+
+
+def checked_solution(
+    board: Board,
+    goal: Goal | Board,
+    moves: tuple[int, ...],
+    *,
+    optimal: bool,
+    stats: Stats,
+    method: str,
+    heuristic: str,
+    note: str = "",
+) -> Solution:
+    """``found_solution`` with its moves replayed and checked (outside the searches, which leave
+    that to ``problem.finish``)."""
+    found = found_solution(board, goal, moves, optimal=optimal, stats=stats, method=method, heuristic=heuristic,
+                           note=note)
+    return dataclasses.replace(found, letters=replayed_letters(board, moves, goal))
 
 
 def unfinished(
