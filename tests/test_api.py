@@ -42,8 +42,16 @@ def test_solve_has_its_real_keyword_only_signature():
     expected = {"method": "auto", "heuristic": "auto", "goal": "standard", "timeout": None, "max_nodes": None,
                 "max_memory": None, "weight": 1.0, "pruning": "auto", "realtime_method": "greedy", "limit": None,
                 "on_iteration": None, "shape": None, "on_progress": None, "jobs": 1, "scheduler": None, "budget": None}
-    assert {name: p.default for name, p in params.items() if name != "board"} == expected
-    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for name, p in params.items() if name != "board")
+    named = {name: p for name, p in params.items() if name not in ("board", "options")}
+    assert {name: p.default for name, p in named.items()} == expected
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in named.values())
+    # Any other option of search.Request by its name (the recipe for a new option, docs/architecture.md).
+    assert params["options"].kind is inspect.Parameter.VAR_KEYWORD
+    korf = solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="manhattan")
+    knuth = solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="manhattan", order="knuth0")
+    assert korf.length == knuth.length == 31 and korf.stats.generated != knuth.stats.generated
+    with pytest.raises(TypeError, match="unknown option colour="):
+        solve("8 6 7/2 5 4/3 0 1", colour="red")
 
 
 def test_solve_takes_a_position_string_and_a_shape():
@@ -105,7 +113,7 @@ def test_parse_and_format_round_trip():
         if h * w <= 16:
             assert parse(npuzzle.format(b, "hex"), shape=(h, w)) == b
     assert npuzzle.format(parse("159d26ae37bf48c0")) == "1 5 9 13/2 6 10 14/3 7 11 15/4 8 12 0"
-    with pytest.raises(InvalidBoardError, match="unknown notation"):
+    with pytest.raises(InvalidOptionError, match="unknown notation"):
         npuzzle.format(parse("1 2/3 0"), "svg")
 
 
@@ -396,7 +404,7 @@ def test_lower_bound_and_solve_read_a_goal_given_as_text():
     goal = "0 1 2/5 4 3/7 6 8"
     assert lower_bound(HARD_3X3, "lc", goal=goal) == lower_bound(HARD_3X3, "lc", goal=parse(goal))
     assert solve(HARD_3X3, goal=goal, method="idastar", heuristic="lc").goal == parse(goal)
-    with pytest.raises(InvalidBoardError, match="unknown goal"):
+    with pytest.raises(InvalidOptionError, match="unknown goal"):
         lower_bound(HARD_3X3, goal="standrad")
 
 

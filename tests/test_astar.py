@@ -12,7 +12,7 @@ import pytest
 from conftest import read_tsv
 
 from npuzzle.board import Board, goal_cell, goal_tiles
-from npuzzle.errors import InvalidBoardError, MissingTableError, UnsolvableError
+from npuzzle.errors import InvalidOptionError, MissingTableError, UnsolvableError
 from npuzzle.heuristics import pattern_db, registry
 from npuzzle.heuristics.registry import auto_heuristic, evaluate
 from npuzzle.heuristics.walking_distance import hashed_indices, walking_indices
@@ -266,7 +266,7 @@ def test_weighted_within_its_bound(bfs_3x3, weight):
 def test_bad_weights_are_rejected():
     b = Board(2, 3, (1, 2, 3, 4, 0, 5))
     for weight in (0.5, 1.2345678, float("nan")):
-        with pytest.raises(InvalidBoardError, match="weight"):
+        with pytest.raises(InvalidOptionError, match="weight"):
             astar(b, weight=weight)
 
 
@@ -339,9 +339,9 @@ def test_interrupt_is_reported(monkeypatch):
 def test_inputs_are_checked():
     with pytest.raises(UnsolvableError):
         astar(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)))
-    with pytest.raises(InvalidBoardError, match="heuristic"):
+    with pytest.raises(InvalidOptionError, match="heuristic"):
         astar(HARD_3X3, heuristic="pdb")
-    with pytest.raises(InvalidBoardError, match="9x9"):
+    with pytest.raises(InvalidOptionError, match="9x9"):
         astar(Board.goal(9, 9))
     goal = astar(Board.goal(2, 3))
     assert goal.solved and goal.length == 0 and goal.stats.generated == 1

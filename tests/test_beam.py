@@ -11,7 +11,7 @@ from test_astar import bfs_distances, clear_table_caches
 
 from npuzzle import Board, solve
 from npuzzle.cli import main
-from npuzzle.errors import InvalidBoardError, InvalidOptionError, InvalidTypeError
+from npuzzle.errors import InvalidOptionError, InvalidTypeError
 from npuzzle.geometry import geometry, tiles_from_directions
 from npuzzle.instances import benchmark_set, scramble
 from npuzzle.search import AUTO_BEAM_CELLS
@@ -166,7 +166,8 @@ def test_auto_uses_the_beam_beyond_4x4_and_real_time_beyond_its_size():
     big = scramble(25, 25, 1, seed=1)[0]
     assert big.size > AUTO_BEAM_CELLS and solve(big).method == "realtime-greedy"
     assert solve(big, budget=0.2).method == "beam"  # up to 32x32 when a budget is given
-    with pytest.raises(InvalidBoardError, match="at most 1,024 cells; a 33x33 board is solved in real time"):
+    with pytest.raises(InvalidOptionError, match="budget= applies to the beam search, which takes boards of at "
+                                                 "most 1,024 cells; a 33x33 board is solved in real time"):
         solve(scramble(33, 33, 1, seed=1)[0], budget=0.2)  # a budget it would not use
     assert solve(scramble(4, 4, 1, seed=1)[0]).optimal  # 4x4 stays optimal
     assert solve(scramble(4, 4, 1, seed=1)[0], budget=0.2).method == "beam"  # a budget asks for the beam
@@ -177,9 +178,9 @@ def test_budget_is_refused_out_of_range_and_with_a_method_that_has_none():
     for bad in (0, -1, 3601, float("nan"), True):
         with pytest.raises((InvalidOptionError, InvalidTypeError), match="budget="):  # an option, not a board
             solve(board, budget=bad)
-    with pytest.raises(InvalidBoardError, match="--budget applies to the beam search"):
+    with pytest.raises(InvalidOptionError, match="budget= does not apply to method='idastar'"):
         solve(board, method="idastar", budget=1)
-    with pytest.raises(InvalidBoardError, match="at most 1024 cells"):
+    with pytest.raises(InvalidOptionError, match="at most 1024 cells"):
         beam_solve(scramble(33, 32, 1, seed=1)[0])
 
 
@@ -206,7 +207,8 @@ def test_bad_budgets_are_usage_errors(capsys, value, message):
 
 def test_budget_with_idastar_is_one_line_not_a_traceback(capsys):
     status, out, err = run(capsys, "solve", "1 2 3/4 5 6/7 0 8", "--method", "idastar", "--budget", "1")
-    assert status == 1 and "--budget applies to the beam search" in err and "Traceback" not in err
+    assert status == 1 and "--budget does not apply to --method idastar: it applies to 'beam'" in err
+    assert "Traceback" not in err
 
 
 def test_a_table_built_for_the_other_goal_gives_the_bound_on_the_turned_board(tmp_path, monkeypatch):

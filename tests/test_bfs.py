@@ -12,7 +12,14 @@ from naive import bfs_distances
 
 from npuzzle import Board, solve, stats, tables
 from npuzzle.cli import main
-from npuzzle.errors import InvalidBoardError, MissingTableError, TableFormatError, TableWarning, UnsolvableError
+from npuzzle.errors import (
+    InvalidBoardError,
+    InvalidOptionError,
+    MissingTableError,
+    TableFormatError,
+    TableWarning,
+    UnsolvableError,
+)
 from npuzzle.instances import random_board
 from npuzzle.search import bfs
 from npuzzle.search.idastar import idastar
@@ -126,9 +133,9 @@ def _reachable(board: Board, goal: Board) -> bool:
 
 
 def test_rejects_large_or_bad_shapes():
-    with pytest.raises(InvalidBoardError, match="at most 12"):
+    with pytest.raises(InvalidOptionError, match="at most 12"):
         bfs.distribution(4, 4)
-    with pytest.raises(InvalidBoardError, match="outside"):
+    with pytest.raises(InvalidOptionError, match="outside"):
         bfs.distribution(3, 3, blank_cell=(3, 0))
     with pytest.raises(InvalidBoardError):
         bfs.distribution(1, 5)

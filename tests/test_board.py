@@ -15,6 +15,7 @@ from strategies import GOALS, SHAPES, boards, checked, walks
 
 from npuzzle import Board, Direction, IllegalMoveError, InvalidBoardError, UnsolvableError
 from npuzzle.board import goal_tiles, permutation_problem
+from npuzzle.errors import InvalidOptionError
 
 SWAPPED_LETTER = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
@@ -98,9 +99,9 @@ def test_goal_boards(height, width, goal):
 def test_unknown_goal_is_rejected():
     board = Board.goal(3, 3)
     for call in (board.manhattan, board.is_solvable, board.permutation_parity, board.is_goal):
-        with pytest.raises(InvalidBoardError, match="unknown goal 'korf'"):
+        with pytest.raises(InvalidOptionError, match="unknown goal 'korf'"):
             call("korf")
-    with pytest.raises(InvalidBoardError, match="unknown goal"):
+    with pytest.raises(InvalidOptionError, match="unknown goal"):
         Board.goal(3, 3, "blank-last")  # type: ignore[arg-type]
 
 

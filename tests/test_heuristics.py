@@ -9,7 +9,8 @@ import pytest
 from conftest import check_kernel_heuristic
 from naive import bfs_distances, naive_manhattan
 
-from npuzzle import Board, InvalidBoardError
+from npuzzle import Board
+from npuzzle.errors import InvalidOptionError
 from npuzzle.heuristics.inversion import inversion_distance, moves_for_inversions
 from npuzzle.heuristics.registry import evaluate, parse
 from npuzzle.heuristics.walking_distance import walking_distance, walking_tables
@@ -132,7 +133,7 @@ def test_registry_names():
     assert parse("wd+id").name == "wd+id" and parse("id+wd+manhattan").name == "wd+id"
     assert parse("wd+pdb:6-6-3").name == "pdb:6-6-3+wd"
     for bad in ("lc+wd", "xyz", "pdb:", "pdb:a+pdb:b", "manhattan+"):
-        with pytest.raises(InvalidBoardError, match="unknown heuristic"):
+        with pytest.raises(InvalidOptionError, match="unknown heuristic"):
             parse(bad)
 
 
@@ -154,7 +155,7 @@ def test_a_board_with_too_many_walking_tables_is_refused_before_any_search(monke
 
     monkeypatch.setattr(walking_distance, "deque", no_search)
     for lines, cells in ((5, 5), (10, 10), (6, 4)):
-        with pytest.raises(InvalidBoardError, match="more than 1,000,000 tables"):
+        with pytest.raises(InvalidOptionError, match="more than 1,000,000 tables"):
             walking_distance.build_walking_table(lines, cells, lines - 1)
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from npuzzle import Board, InvalidBoardError
+from npuzzle.errors import InvalidOptionError
 from npuzzle.instances import parberry_worst, random_board, random_walk, scramble
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 3), (3, 5), (4, 4), (7, 5)]
@@ -50,9 +51,9 @@ def test_parberry_worst_distance(n):
 def test_bad_shapes_are_rejected():
     with pytest.raises(InvalidBoardError, match="1x5"):
         random_board(1, 5, 0)
-    with pytest.raises(InvalidBoardError, match="-1"):
+    with pytest.raises(InvalidOptionError, match="-1"):
         random_walk(3, 3, -1, 0)
-    with pytest.raises(InvalidBoardError):
+    with pytest.raises(InvalidOptionError):
         parberry_worst(1)
 
 
@@ -64,5 +65,5 @@ def test_scramble_kinds():
     assert len(walks) == 5 and all(b.blank_distance() == 1 for b in walks)
     assert scramble(6, 6, 2, worst=True) == [parberry_worst(6)] * 2
     assert scramble(4, 4, 1, worst=True, goal="blank-first") == [parberry_worst(4).converted()]
-    with pytest.raises(InvalidBoardError, match="square boards"):
+    with pytest.raises(InvalidOptionError, match="square boards"):
         scramble(3, 4, 1, worst=True)

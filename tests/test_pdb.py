@@ -9,9 +9,10 @@ import pytest
 from conftest import check_kernel_heuristic
 from naive import bfs_distances, pattern_values
 
-from npuzzle import Board, InvalidBoardError, MissingTableError, NPuzzleError, tables
+from npuzzle import Board, MissingTableError, NPuzzleError, tables
 from npuzzle.board import goal_cell
 from npuzzle.cli import main
+from npuzzle.errors import InvalidOptionError
 from npuzzle.heuristics import pattern_db
 from npuzzle.heuristics.registry import auto_heuristic, evaluate
 from npuzzle.instances import benchmark_set, random_board
@@ -194,9 +195,9 @@ def test_partitions_by_name():
     assert pattern_db.groups_for("7-8", 4, 4, "standard") == (tuple(range(9, 16)), tuple(range(1, 9)))
     assert pattern_db.groups_for("6-6-3", 4, 4, "blank-first")[0] == (1, 2, 3)
     assert pattern_db.groups_for("6-6-3", 4, 4, "standard")[0] == (13, 14, 15)
-    with pytest.raises(InvalidBoardError, match="'4-4'"):
+    with pytest.raises(InvalidOptionError, match="'4-4'"):
         pattern_db.groups_for("4-4", 4, 4)
-    with pytest.raises(InvalidBoardError, match="'x-y'"):
+    with pytest.raises(InvalidOptionError, match="'x-y'"):
         pattern_db.groups_for("x-y", 3, 3)
 
 

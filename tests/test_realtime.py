@@ -8,7 +8,8 @@ import itertools
 import numpy as np
 import pytest
 
-from npuzzle import Board, InvalidBoardError, UnsolvableError
+from npuzzle import Board, UnsolvableError
+from npuzzle.errors import InvalidOptionError
 from npuzzle.instances import parberry_worst, random_board, random_walk
 from npuzzle.search.idastar import idastar
 from npuzzle.search.quality import proven_bound
@@ -191,9 +192,9 @@ def test_solved_board_needs_no_moves():
 def test_bad_inputs():
     with pytest.raises(UnsolvableError):
         realtime_solve(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)))
-    with pytest.raises(InvalidBoardError, match="'fast'"):
+    with pytest.raises(InvalidOptionError, match="'fast'"):
         realtime_count(Board.goal(3, 3), method="fast")
-    with pytest.raises(InvalidBoardError, match="'korf'"):
+    with pytest.raises(InvalidOptionError, match="'korf'"):
         realtime_array(Board.goal(3, 3), goal="korf")
 
 
