@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from conftest import read_tsv
 
+from npuzzle.arguments import exact_weight
 from npuzzle.board import Board, goal_cell, goal_tiles
 from npuzzle.errors import InvalidOptionError, MissingTableError, UnsolvableError
 from npuzzle.heuristics import pattern_db, registry
@@ -18,7 +19,7 @@ from npuzzle.heuristics.registry import auto_heuristic, evaluate
 from npuzzle.heuristics.walking_distance import hashed_indices, walking_indices
 from npuzzle.search import astar as astar_module
 from npuzzle.search import solve
-from npuzzle.search.astar import astar, exact_weight, packing, run_astar
+from npuzzle.search.astar import astar, packing, run_astar
 from npuzzle.search.idastar import idastar
 from npuzzle.search.limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, TIMEOUT, Limit
 

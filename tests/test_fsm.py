@@ -11,10 +11,11 @@ from naive import bfs_distances, blank_neighbours, check_pruning, naive_forbidde
 from npuzzle import Board
 from npuzzle.errors import TableWarning
 from npuzzle.geometry import neighbours
-from npuzzle.heuristics.registry import evaluate
+from npuzzle.heuristics.registry import evaluate, parse
 from npuzzle.instances import random_walk
 from npuzzle.search.fsm import automaton
-from npuzzle.search.idastar import _pruning, idastar, optimal_lengths
+from npuzzle.search.idastar import idastar, optimal_lengths
+from npuzzle.search.registry import resolved_pruning
 
 SHAPES = [(2, 3), (3, 2), (2, 4), (3, 3), (4, 3), (3, 5)]
 
@@ -138,8 +139,9 @@ def test_pruning_names():
     auto = idastar(b, heuristic="wd")
     assert auto.stats.generated == idastar(b, heuristic="wd", pruning="fsm").stats.generated
     assert idastar(b).stats.generated == idastar(b, pruning="parent").stats.generated
-    assert [_pruning("auto", h, 36) for h in ("manhattan", "lc", "wd", "pdb:4-4")] == ["parent", "parent", "fsm", "fsm"]
-    assert _pruning("auto", "wd", 49) == "parent"  # the automaton would take seconds to build
+    assert [resolved_pruning("auto", parse(h), 36) for h in ("manhattan", "lc", "wd", "pdb:4-4")] == [
+        "parent", "parent", "fsm", "fsm"]
+    assert resolved_pruning("auto", parse("wd"), 49) == "parent"  # the automaton would take seconds to build
 
 
 def test_kept_in_the_table_store_and_rebuilt_if_unreadable(tmp_path, monkeypatch):

@@ -10,12 +10,13 @@ import pytest
 from records import record as valid_record
 from test_astar import PARTITIONS, bfs_distances, pdb_store, random_board  # noqa: F401  (a fixture)
 
+from npuzzle.arguments import exact_weight
 from npuzzle.board import Board
 from npuzzle.cli import main
 from npuzzle.errors import InvalidOptionError
 from npuzzle.heuristics.registry import kernel_heuristic
 from npuzzle.search import solve
-from npuzzle.search.astar import _Search, default_max_memory, exact_weight
+from npuzzle.search.astar import _Search, default_max_memory
 from npuzzle.search.hybrid import METHOD, Top, astar_idastar
 from npuzzle.search.idastar import idastar
 from npuzzle.search.limits import NODE_LIMIT, TIMEOUT, Clock, Limit, Stats

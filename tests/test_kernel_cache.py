@@ -95,10 +95,11 @@ def test_a_kernel_called_with_constants_compiles_once(monkeypatch):
 
 WARM = """
 import sys
+from npuzzle.heuristics.registry import parse
 from npuzzle.search import warm
 from npuzzle.search.idastar import _warm
 with warm.scratch_store():
-    _warm("wd+id", 2, 2, "standard", "fsm")
+    _warm(parse("wd+id"), 2, 2, "standard", "fsm")
     if sys.argv[1] == "bfs":
         warm._bfs()
 """

@@ -22,6 +22,7 @@ import npuzzle
 from npuzzle import Board
 from npuzzle.cli import main
 from npuzzle.cluster import solve_many
+from npuzzle.heuristics.registry import parse as parse_heuristic
 from npuzzle.instances import random_board, scramble
 from npuzzle.search import solve
 from npuzzle.search.idastar import idastar
@@ -59,10 +60,10 @@ def test_a_split_search_is_the_serial_search(pool, shape, heuristic, pruning):
 
 def test_the_frontier_stops_short_of_the_goal(pool):
     board = npuzzle.parse("8 6 7/2 5 4/3 0 1")
-    tree = frontier(Job(board.tiles, 3, 3, "standard", "manhattan", "parent"), 1000)
+    tree = frontier(Job(board.tiles, 3, 3, "standard", parse_heuristic("manhattan"), "parent"), 1000)
     assert len(tree.leaves) >= 1000 and 0 < tree.depth <= tree.f[0] - 2
     assert all(len(leaf.blanks) == tree.depth + 1 for _, leaf in tree.leaves)
-    few = frontier(Job(board.tiles, 3, 3, "standard", "manhattan", "parent"), 10**9)
+    few = frontier(Job(board.tiles, 3, 3, "standard", parse_heuristic("manhattan"), "parent"), 10**9)
     assert few.depth == min(MAX_DEPTH, few.f[0] - 2)  # as deep as it may go
     near = Board.goal(3, 3).move(Board.goal(3, 3).movable_tiles()[0])  # too close to split: serial
     s = split_idastar(near, pool, heuristic="manhattan")

@@ -111,18 +111,16 @@ def solve(
       ``realtime``; answers not proven optimal carry a proven ``lower_bound`` and its ``ratio``;
     - ``heuristic``: ``auto`` (the strongest bound ready), ``manhattan``, ``lc``, ``wd``, ``id``,
       ``pdb:PARTITION`` or several joined by ``+`` (``wd+id``, ``pdb:6-6-3+wd``);
-    - ``goal``: ``"standard"``, ``"blank-first"``, or a goal ``Board`` (or its text) whose blank,
-      or the position's, is in a corner;
+    - ``goal``: ``"standard"``, ``"blank-first"``, or a goal ``Board`` (or its text);
     - ``timeout`` (wall seconds), ``max_nodes``, ``max_memory`` (bytes), over ``limit``'s: a search
       that reaches one returns a ``Solution`` with that ``status`` and the bound it proved;
-    - ``weight`` > 1: weighted A*; ``pruning``: IDA*'s ``auto``, ``parent`` or ``fsm``;
-      ``realtime_method``: ``greedy`` or ``parberry``; ``on_iteration(iteration, final)`` after each
-      IDA* iteration or A* bound; ``on_progress(progress)`` a few times a second (a live status);
+    - ``weight`` > 1: weighted A*; ``pruning``: IDA*'s ``auto``, ``parent`` or ``fsm``; ``realtime_method``:
+      ``greedy`` or ``parberry``; ``on_iteration(iteration, final)`` after each IDA* threshold, A* bound
+      or beam round; ``on_progress(progress)`` a few times a second (a live status);
     - ``jobs``: IDA* split over this many processes (0 = every core), or over the workers of the
       Dask ``scheduler`` (``"tcp://HOST:PORT"``, needs ``npuzzle[cluster]``);
-    - any other option of ``search.Request`` by its name (``order`` for IDA*'s move order,
-      ``top_nodes`` for A*+IDA*): the options each method takes are in ``npuzzle solve --help``
-      and ``docs/architecture.md``; one a method does not take is refused.
+    - ``options``: any other ``search.Request`` field (``order``, ``top_nodes``); an option the
+      method does not take is refused (the table: ``npuzzle solve --help``).
 
     Raises ``UnsolvableError`` if the goal cannot be reached (with the parity reason),
     ``InvalidBoardError`` for a bad position, ``InvalidOptionError`` and ``InvalidTypeError``.
@@ -134,10 +132,9 @@ def solve(
     """
     from .search import solve as _solve
 
-    check_options(dict(method=method, heuristic=heuristic, goal=goal, timeout=timeout, max_nodes=max_nodes, jobs=jobs,
-                       max_memory=max_memory, weight=weight, pruning=pruning, realtime_method=realtime_method,
-                       on_iteration=on_iteration, shape=shape, on_progress=on_progress, scheduler=scheduler,
-                       budget=budget))
+    check_options(dict(method=method, heuristic=heuristic, goal=goal, timeout=timeout, max_nodes=max_nodes, shape=shape,
+                       max_memory=max_memory, weight=weight, pruning=pruning, jobs=jobs, realtime_method=realtime_method,
+                       on_iteration=on_iteration, on_progress=on_progress, scheduler=scheduler, budget=budget))
     board = _board(board, shape, limit)
     with _workers(jobs, scheduler) as executor:
         return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from .board import Board, check_shape
@@ -32,6 +33,26 @@ MAX_BYTES = 1 << 60
 MAX_WEIGHT = 1000
 #: The longest budget of CPU seconds the beam search accepts (its anytime mode, ``budget=``).
 MAX_BUDGET = 3600.0
+
+
+#: Largest denominator of a weight (weights are exact ratios, so f = num * g + den * h is exact).
+MAX_WEIGHT_DENOMINATOR = 20
+
+
+def exact_weight(weight: float) -> Fraction:
+    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio.
+
+    >>> exact_weight(1.5)
+    Fraction(3, 2)
+    """
+    if not isinstance(weight, (int, float)) or not 1 <= weight <= MAX_WEIGHT:
+        raise ValueError(f"the weight must be a number from 1 to {MAX_WEIGHT}, not {weight!r}")
+    frac = Fraction(weight).limit_denominator(MAX_WEIGHT_DENOMINATOR)
+    if abs(float(frac) - weight) > 1e-9 * weight:
+        raise ValueError(
+            f"the weight {weight!r} is not a ratio of small whole numbers; use e.g. 1.5, 1.25 or 2"
+        )
+    return frac
 
 
 def _named(name: str, value: object) -> str:

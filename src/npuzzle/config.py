@@ -12,7 +12,7 @@ The other tunables are module constants next to the code they govern; this modul
 - ``search``: ``AUTO_OPTIMAL_CELLS`` (largest board ``method="auto"`` solves optimally).
 - ``search.registry``: each method's largest board (``Method.max_cells``); ``AUTO_FSM_CELLS``
   (largest board on which ``pruning="auto"`` uses the move automaton).
-- ``search.astar``: ``MAX_CELLS``, ``SLICE_NODES``, ``MAX_WEIGHT_DENOMINATOR``; the memory
+- ``search.astar``: ``MAX_CELLS``, ``SLICE_NODES`` (``arguments``: ``MAX_WEIGHT_DENOMINATOR``); the memory
   budget's default is ``default_max_memory()``.
 - ``search.bfs``: ``MAX_CELLS``, ``MAX_HAPPY_CELLS``.
 - ``search.fsm``: ``MAX_LEN``, ``MAX_LEN_LARGE``, ``LONG_CELLS``, ``CAP``.

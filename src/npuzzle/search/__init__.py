@@ -19,7 +19,7 @@ from ..errors import InvalidOptionError, InvalidTypeError
 from ..heuristics import HEURISTICS
 from .limits import Limit, Progress, ProgressCallback, Solution, Stats
 from .problem import AUTO_BEAM_CELLS, AUTO_OPTIMAL_CELLS, Problem, prepare, run
-from .registry import METHODS, PRUNING, REALTIME_METHODS, IterationCallback, Request
+from .registry import METHODS, PRUNING, REALTIME_METHODS, UNDER_WAY, IterationCallback, Request
 
 if TYPE_CHECKING:
     from .split import Executor
@@ -86,8 +86,6 @@ def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board =
     return first_bound(start, target, heuristic if heuristic == "auto" else parse(heuristic))[1]
 
 
-#: The method ``solve`` runs (after ``auto`` is resolved), for the compile notice to name.
-_under_way = [""]
 #: Kernel files named after the method whose kernels they hold (outside ``solve``: ``--count-only``).
 _KERNEL_FAMILIES = ("idastar", "astar", "beam", "realtime", "bfs")
 
@@ -105,7 +103,7 @@ def compile_notice(callback: Callable[[str], None]) -> Iterator[None]:
     from .._kernels import jit
 
     def first() -> None:  # the method under way, else the family of the kernel's file
-        callback(_under_way[0] or (jit.first_compiled[0] if jit.first_compiled[0] in _KERNEL_FAMILIES else ""))
+        callback(UNDER_WAY[0] or (jit.first_compiled[0] if jit.first_compiled[0] in _KERNEL_FAMILIES else ""))
 
     stop = jit.on_first_compile(first)
     try:

@@ -32,7 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..arguments import MAX_WEIGHT
+from ..arguments import exact_weight
 from ..board import Board, Goal
 from ..geometry import geometry, tiles_from_directions
 from ..heuristics.registry import KernelHeuristic, evaluate, kernel_heuristic
@@ -58,8 +58,6 @@ from .registry import REGISTRY, IterationCallback, Request
 MAX_CELLS: int = REGISTRY["astar"].max_cells or 0
 #: Generated nodes per kernel call between checks of the clock and of Ctrl-C.
 SLICE_NODES = 1_000_000
-#: Largest weight denominator: weights are exact ratios such as 3/2 or 5/4.
-MAX_WEIGHT_DENOMINATOR = 20
 
 _DEFAULT_MEMORY = 2 << 30
 _FIRST_CAPACITY = 1 << 12
@@ -96,18 +94,6 @@ def pack_board(tiles: tuple[int, ...], bits: int, words: int) -> np.ndarray:
     for cell, t in enumerate(tiles[:-1]):
         key[cell // per_word] |= t << ((cell % per_word) * bits)
     return key
-
-
-def exact_weight(weight: float) -> Fraction:
-    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio."""
-    if not isinstance(weight, (int, float)) or not 1 <= weight <= MAX_WEIGHT:
-        raise ValueError(f"the weight must be a number from 1 to {MAX_WEIGHT}, not {weight!r}")
-    frac = Fraction(weight).limit_denominator(MAX_WEIGHT_DENOMINATOR)
-    if abs(float(frac) - weight) > 1e-9 * weight:
-        raise ValueError(
-            f"the weight {weight!r} is not a ratio of small whole numbers; use e.g. 1.5, 1.25 or 2"
-        )
-    return frac
 
 
 def _mib(nbytes: int) -> str:

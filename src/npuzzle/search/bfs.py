@@ -368,23 +368,45 @@ def has_table(board: Board, goal: Goal) -> bool:
     if board.size > MAX_CELLS:
         return False
     blank = board.size - 1 if goal == "standard" else 0
-    return store.table_stamp(_key(board.height, board.width, blank)) is not None
+    try:
+        return store.table_stamp(_key(board.height, board.width, blank)) is not None
+    except TableFormatError:
+        return True  # unreadable: the walk reports it (``solve_problem``) and IDA* answers
 
 
 def solve_problem(problem: Problem) -> Solution:
     """An optimal solution walked down the saved table (``search.problem`` method ``table``);
     a damaged table is reported and IDA* answers instead."""
     walked = _walk(problem.start, problem.target)
-    if walked is None:
-        from .problem import prepare
+    if walked is None:  # damaged (and reported): IDA* answers
+        from ..heuristics.registry import auto_heuristic, parse
+        from .registry import REGISTRY
 
-        serial = prepare(problem.start, dataclasses.replace(problem.request, goal=problem.target), "idastar")
-        from .idastar import solve_problem as idastar
-
-        return idastar(serial)
+        spec = parse(auto_heuristic(problem.start.height, problem.start.width, problem.target)[0])
+        return REGISTRY["idastar"].load()(dataclasses.replace(problem, method="idastar", heuristic=spec))
     moves, stats = walked
     return found_solution(problem.start, problem.target, moves, optimal=True, stats=stats, method="bfs-table",
                           heuristic="table")
+
+
+def solve_goal_board(problem: Problem) -> Solution:
+    """A goal board whose blank and the position's are both off the corners, on a board of at most
+    ``MAX_CELLS`` cells (``search.problem`` method ``table-cell``): an optimal solution read off
+    the distance table of the goal's blank cell (``blank_cell_walk``) after relabelling the goal's
+    tiles to 1..N-1 row by row around the blank."""
+    from .relabel import Frame
+
+    board, goal = problem.board, problem.goal
+    assert isinstance(goal, Board) and board.size <= MAX_CELLS
+    target = goal_board(board.height, board.width, goal.blank)
+    labels = [0] * board.size
+    for c, t in enumerate(goal.tiles):
+        labels[t] = target.tiles[c]
+    frame = Frame(tuple(range(board.size)), tuple(labels), False)
+    framed, stats = blank_cell_walk(frame.apply(board), goal.blank)
+    return found_solution(board, goal, frame.original_tiles(framed), optimal=True, stats=stats, method="bfs-table",
+                          heuristic="table", note="the blank of neither board is in a corner: solved with the "
+                          "distance table of the goal's blank cell")
 
 
 def table_solve(board: Board, goal: Goal = "standard") -> Solution | None:

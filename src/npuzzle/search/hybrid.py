@@ -22,9 +22,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..arguments import exact_weight
 from ..board import Board, Goal
 from ..heuristics.registry import KernelHeuristic, kernel_heuristic
-from .astar import _Arrays, _Search, default_max_memory, exact_weight
+from .astar import _Arrays, _Search, default_max_memory
 from .idastar import _warm
 from .limits import NODE_LIMIT, Clock, Limit, ProgressCallback, Solution, Stats
 from .problem import Problem, prepare

@@ -25,12 +25,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..arguments import exact_weight
 from ..board import Board, Goal, check_goal
 from ..errors import InvalidOptionError, TableBuildStopped
 from .limits import Limit, Solution, Stats, VerificationError, unfinished
-from .registry import REGISTRY, SPLIT, Request, check_pruning, check_realtime_method, resolved_pruning
+from .registry import (
+    KERNEL_REPLAY,
+    REGISTRY,
+    SPLIT,
+    TABLE,
+    TABLE_CELL,
+    TABLE_SAVED,
+    UNDER_WAY,
+    Method,
+    Request,
+    check_pruning,
+    check_realtime_method,
+    load,
+    resolved_pruning,
+)
 from .registry import method as registered
-from .relabel import Frame, corner_path, frame_for, turned
+from .relabel import Frame, cancelled, corner_path, frame_for, turned
 
 if TYPE_CHECKING:
     from ..heuristics.registry import Spec
@@ -100,10 +115,8 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     spec = _resolved(spec, start, target) if _takes(chosen, "heuristic") else None
     if spec is not None and spec.pdb is not None:
         frame, start, target = _toward_tables(spec, frame, start, target)
-    elif chosen == "beam":
-        frame, start, target = _toward_beam_tables(frame, start, target)
-    elif chosen == "realtime" and target == "blank-first":
-        frame, start, target = _turn(frame, start, target, "")
+    elif _method(chosen).toward and load(_method(chosen).toward)(start.height, start.width, target) != target:
+        frame, start, target = _turn(frame, start, target, "")  # the beam's tables, real time's goal
     pruning = resolved_pruning(request.pruning, spec, board.size)
     return Problem(board, goal, start, target, frame, chosen, spec, pruning, _limit(request), request, prefix)
 
@@ -128,8 +141,6 @@ def _check_values(request: Request) -> None:
     check_pruning(request.pruning)
     check_realtime_method(request.realtime_method)
     if request.weight != 1:
-        from .astar import exact_weight
-
         try:
             exact_weight(request.weight)
         except ValueError as e:
@@ -140,38 +151,38 @@ def _auto_method(board: Board, named: Goal | None, request: Request) -> str:
     """The method ``auto`` picks: a saved distance table (unless an option asks for a search),
     else by the board's size and options."""
     if named is not None and all(_takes("table", option) for option in request.given()):
-        from .bfs import has_table
-
-        if has_table(board, named):
+        if load(TABLE_SAVED)(board, named):
             return "table"
     if request.weight != 1:
         return "astar"
     if board.size <= AUTO_OPTIMAL_CELLS and request.budget is None:
         return "idastar"
-    from .beam import MAX_CELLS as BEAM_CELLS
-
-    if board.size <= AUTO_BEAM_CELLS or (request.budget is not None and board.size <= BEAM_CELLS):
+    beam_cells = REGISTRY["beam"].max_cells or 0
+    if board.size <= AUTO_BEAM_CELLS or (request.budget is not None and board.size <= beam_cells):
         return "beam"
     if request.budget is not None:
         raise InvalidOptionError(
-            f"budget= applies to the beam search, which takes boards of at most {BEAM_CELLS:,} cells; a "
+            f"budget= applies to the beam search, which takes boards of at most {beam_cells:,} cells; a "
             f"{board.height}x{board.width} board is solved in real time: leave out budget=")
     return "realtime"
 
 
 #: Goal boards of at most this many cells whose blank and the position's are both off the corners
-#: are solved by the distance table of the goal's blank cell (``relabel.table_solve_for_board``).
-_TABLE_CELL_CELLS = 12
+#: are solved by the distance table of the goal's blank cell (``bfs.solve_goal_board``).
+_TABLE_CELL_CELLS = TABLE_CELL.max_cells or 0
 
 
 def _corner(board: Board, goal: Goal | Board) -> bool:
     return isinstance(goal, Board) and frame_for(board, goal) is not None
 
 
+def _method(name: str) -> Method:
+    """The registered search ``name``, or one of the distance tables' internal methods."""
+    return {"table": TABLE, "table-cell": TABLE_CELL}.get(name) or registered(name)
+
+
 def _takes(method: str, option: str) -> bool:
-    if method in ("table", "table-cell"):
-        return option in ("timeout", "on_iteration", "on_progress")
-    return option in registered(method).options
+    return option in _method(method).options
 
 
 def _refuse_unused(method: str, request: Request, auto: bool, board: Board) -> None:
@@ -186,13 +197,12 @@ def _refuse_unused(method: str, request: Request, auto: bool, board: Board) -> N
 
 
 def _label(method: str) -> str:
-    tables = {"table": "saved distance table", "table-cell": "distance table"}
-    return tables[method] if method in tables else registered(method).label
+    return _method(method).label
 
 
 def _check_size(method: str, board: Board) -> None:
     """Boards larger than the method takes are refused, naming the one that takes them."""
-    most = None if method in ("table", "table-cell") else registered(method).max_cells
+    most = None if method in ("table", "table-cell") else _method(method).max_cells
     if most is not None and board.size > most:
         other = "'beam' or 'realtime'" if method != "beam" else "'realtime'"
         raise InvalidOptionError(f"method={method!r} takes boards of at most {most} cells; a "
@@ -258,14 +268,6 @@ def _toward_tables(spec: Spec, frame: Frame | None, start: Board, target: Goal) 
     return _turn(frame, start, target, f"tables of the {_other(target)} goal used on the board turned 180 degrees")
 
 
-def _toward_beam_tables(frame: Frame | None, start: Board, target: Goal) -> tuple[Frame | None, Board, Goal]:
-    """Onto the goal the beam works toward (``beam.beam_goal``: where its tables are built)."""
-    from .beam import beam_goal
-
-    goal = beam_goal(start.height, start.width, target)
-    return (frame, start, target) if goal == target else _turn(frame, start, target, "")
-
-
 def _resolved(spec: Spec | None, start: Board, target: Goal) -> Spec:
     """``auto`` resolved to the strongest bound available for the start's shape and goal."""
     from ..heuristics.registry import auto_heuristic, parse
@@ -280,10 +282,9 @@ def run(problem: Problem, solver: Callable[[Problem], Solution] | None = None) -
     """Run the problem's search (or ``solver``; tables made on the way, walking distance, held to
     its limits too) and ``finish`` its answer."""
     from .. import tables as store
-    from . import _under_way
 
     limit = problem.limit
-    _under_way[0] = problem.method
+    UNDER_WAY[0] = problem.method
     try:
         with store.build_allowance(limit.timeout, limit.max_memory):
             _load_tables(problem)
@@ -292,7 +293,7 @@ def run(problem: Problem, solver: Callable[[Problem], Solution] | None = None) -
         framed = unfinished(problem.start, problem.target, stop.status, problem.start.manhattan(problem.target),
                             stats=Stats(), method=problem.method, heuristic=problem.heuristic_name, note=str(stop))
     finally:
-        _under_way[0] = ""
+        UNDER_WAY[0] = ""
     return finish(problem, framed)
 
 
@@ -306,17 +307,10 @@ def _load_tables(problem: Problem) -> None:
 
 
 def _solver(problem: Problem) -> Any:
-    if problem.method == "table":
-        from .bfs import solve_problem as table
-
-        return table
-    if problem.method == "table-cell":
-        from .relabel import solve_problem as table_cell
-
-        return table_cell
-    if problem.method == "idastar" and problem.request.executor is not None and problem.request.executor.workers > 1:
+    executor = problem.request.executor
+    if problem.method == "idastar" and executor is not None and executor.workers > 1:
         return SPLIT.load()
-    return registered(problem.method).load()
+    return _method(problem.method).load()
 
 
 def finish(problem: Problem, framed: Solution) -> Solution:
@@ -341,17 +335,14 @@ def replayed(board: Board, moves: tuple[int, ...], goal: Goal | Board) -> str:
         from .limits import replayed_letters
 
         return replayed_letters(board, moves, goal)
-    from .realtime import replayed_directions_letters
-
-    return replayed_directions_letters(board, moves, goal)
+    letters: str = load(KERNEL_REPLAY)(board, moves, goal)
+    return letters
 
 
 def _after_prefix(problem: Problem, out: Solution) -> Solution:
     """Neither blank was in a corner: the position's blank was first taken to its nearest corner
     (``prefix``). The answer is short but optimal only if it meets the proven bound, the larger of
     the Manhattan distance and what the search proved, less the moves taken first."""
-    from .relabel import cancelled
-
     board, goal, first = problem.board, problem.goal, problem.prefix
     bound = max(board.manhattan(goal), out.lower_bound - len(first))
     note = (f"the blank of neither board is in a corner: it was first taken to a corner ({len(first)} "

@@ -302,6 +302,12 @@ def directions_of(board: Board, tiles: Sequence[int]) -> np.ndarray:
     return out
 
 
+def realtime_goal(height: int, width: int, goal: Goal) -> Goal:
+    """The goal real time works toward: the standard one (the board is turned 180 degrees for the
+    other convention)."""
+    return "standard"
+
+
 def solve_problem(problem: Problem) -> Solution:
     """Real time on a prepared problem (see ``search.problem``; its target is the standard goal).
     ``limit.timeout`` is honoured between chunks of moves, and ``limit.max_memory`` by the moves

@@ -27,9 +27,7 @@ from .limits import Iteration, Limit, ProgressCallback, Solution
 
 if TYPE_CHECKING:
     from ..heuristics.registry import Spec
-    from .problem import Problem
-
-    Solver = Callable[[Problem], Solution]
+    Solver = Callable[[Any], Solution]  # (problem.Problem) -> Solution
 
 #: ``on_iteration(iteration, final)``: called after every IDA* iteration or A* bound.
 IterationCallback = Callable[[Iteration, bool], None]
@@ -106,11 +104,19 @@ class Method:
     options: frozenset[str] = frozenset()
     label: str = ""  # how messages name it ("the beam search chosen for a 5x5 board")
     max_cells: int | None = None  # the largest board it takes (None: any)
+    #: ``"module:function"`` ``(height, width, goal) -> Goal``: the goal convention it searches
+    #: toward (where its tables are); "" for the goal given, turned only toward a heuristic's tables.
+    toward: str = ""
 
     def load(self) -> Solver:
-        module, function = self.solver.split(":")
-        solver: Solver = getattr(importlib.import_module(module), function)
+        solver: Solver = load(self.solver)
         return solver
+
+
+def load(name: str) -> Any:
+    """The function ``"module:function"`` names, its module imported now (on first use)."""
+    module, function = name.split(":")
+    return getattr(importlib.import_module(module), function)
 
 
 #: What every search honours: a time limit, and the two callbacks (``on_iteration`` after each
@@ -128,14 +134,28 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            _EVERY | {"heuristic", "pruning", "max_nodes", "max_memory", "executor", "top_nodes"}, "A*+IDA*", 64),
     Method("beam", "npuzzle.search.beam:solve_problem",
            "short answers within a budget of nodes (or CPU seconds), with a proven lower bound (boards beyond 4x4)",
-           _EVERY | {"budget", "max_nodes", "max_memory"}, "beam search", 1024),
+           _EVERY | {"budget", "max_nodes", "max_memory"}, "beam search", 1024, "npuzzle.search.beam:beam_goal"),
     Method("realtime", "npuzzle.search.realtime:solve_problem",
            "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
-           _EVERY | {"realtime_method", "max_memory"}, "real-time method"),
+           _EVERY | {"realtime_method", "max_memory"}, "real-time method", None,
+           "npuzzle.search.realtime:realtime_goal"),
 )}
 #: IDA* with its tree split over an executor's workers (``Request.executor``): not a name of its own.
 SPLIT = Method("idastar", "npuzzle.search.split:solve_problem", "IDA* split over workers",
                REGISTRY["idastar"].options, "IDA*", REGISTRY["idastar"].max_cells)
+#: A saved distance table (``bfs``), which ``auto`` picks when one is saved (``TABLE_SAVED``), and
+#: the distance table of a goal board's blank cell, for a goal board when neither blank is in a
+#: corner: not names of their own.
+TABLE = Method("table", "npuzzle.search.bfs:solve_problem", "a saved distance table", _EVERY,
+               "saved distance table")
+TABLE_CELL = Method("table-cell", "npuzzle.search.bfs:solve_goal_board", "a blank cell's distance table", _EVERY,
+                    "distance table", 12)
+#: ``(board, goal) -> bool``: whether a distance table is saved for the board's shape and goal.
+TABLE_SAVED = "npuzzle.search.bfs:has_table"
+#: ``(board, moves, goal) -> letters``: the kernels' replay, for boards too large to replay in Python.
+KERNEL_REPLAY = "npuzzle.search.realtime:replayed_directions_letters"
+#: The method a solve is running (after ``auto`` is resolved), for the compile notice to name.
+UNDER_WAY = [""]
 #: The names ``solve`` takes: ``auto`` and every registered search.
 METHODS: tuple[str, ...] = ("auto", *REGISTRY)
 

@@ -21,17 +21,8 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..board import Board, Goal, goal_tiles
-from ..errors import InvalidBoardError
-from .limits import Solution, found_solution
-
-if TYPE_CHECKING:
-    from .problem import Problem
-
-#: Boards of at most this many cells have distance tables (``search.bfs.MAX_CELLS``).
-MAX_CELLS = 12
 
 
 @dataclass(frozen=True)
@@ -108,41 +99,6 @@ def frame_for(board: Board, goal: Board) -> Frame | None:
     """A frame that takes ``goal`` to the standard goal (or, failing that, ``board``, searching
     backwards); None if neither has its blank in a corner."""
     return _frame(goal, False) or _frame(board, True)
-
-
-def no_frame_text(board: Board) -> str:
-    """Why a goal board is refused: neither it nor the position has the blank in a corner, and the
-    board is too large for a distance table."""
-    return (f"the goal board and the position both have the blank off the corners of the "
-            f"{board.height}x{board.width} board: on boards of more than {MAX_CELLS} cells npuzzle solves "
-            "for a goal board whose blank (or the position's blank) is in a corner")
-
-
-def table_solve_for_board(board: Board, goal: Board) -> Solution:
-    """An optimal solution for a goal board whose blank may be anywhere, read off the distance
-    table of its blank cell (``bfs.blank_cell_walk``) after relabelling the goal's tiles to
-    1..N-1 row by row around the blank."""
-    if board.size > MAX_CELLS:
-        raise InvalidBoardError(no_frame_text(board))
-    from .bfs import blank_cell_walk, goal_board
-
-    target = goal_board(board.height, board.width, goal.blank)
-    labels = [0] * board.size
-    for c, t in enumerate(goal.tiles):
-        labels[t] = target.tiles[c]
-    frame = Frame(tuple(range(board.size)), tuple(labels), False)
-    framed, stats = blank_cell_walk(frame.apply(board), goal.blank)
-    moves = frame.original_tiles(framed)
-    return found_solution(board, goal, moves, optimal=True, stats=stats, method="bfs-table", heuristic="table",
-                            note="the blank of neither board is in a corner: solved with the distance table "
-                            "of the goal's blank cell")
-
-
-def solve_problem(problem: Problem) -> Solution:
-    """A goal board whose blank and the position's are both off the corners, on a board of at most
-    ``MAX_CELLS`` cells: ``table_solve_for_board`` (``search.problem`` method ``table-cell``)."""
-    assert isinstance(problem.goal, Board)
-    return table_solve_for_board(problem.board, problem.goal)
 
 
 def corner_path(board: Board) -> tuple[int, ...]:

@@ -61,18 +61,19 @@ def scratch_store() -> Iterator[None]:
 
 def _idastar() -> None:
     from ..heuristics.pattern_db import build
+    from ..heuristics.registry import parse
     from .idastar import _warm
 
     for heuristic in ("manhattan", "lc", "wd", "id", "wd+id"):
         for pruning in ("parent", "fsm"):
-            _warm(heuristic, 2, 2, "standard", pruning)
+            _warm(parse(heuristic), 2, 2, "standard", pruning)
     from .._kernels.bounds import MAX_TABLE_LINE
 
-    _warm("lc", 2, MAX_TABLE_LINE + 1, "standard", "parent")  # lines too long for tables: lc by lines
+    _warm(parse("lc"), 2, MAX_TABLE_LINE + 1, "standard", "parent")  # lines too long for tables: lc by lines
     build("4-4", 3, 3, progress=False)
     for pruning in ("parent", "fsm"):
-        _warm("pdb:4-4", 3, 3, "standard", pruning)
-    _warm("pdb:4-4+wd", 3, 3, "standard", "fsm")  # what heuristic="auto" picks once tables are built
+        _warm(parse("pdb:4-4"), 3, 3, "standard", pruning)
+    _warm(parse("pdb:4-4+wd"), 3, 3, "standard", "fsm")  # what heuristic="auto" picks once tables are built
 
 
 def _split() -> None:
