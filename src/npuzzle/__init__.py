@@ -132,9 +132,8 @@ def solve(
     """
     from .search import solve as _solve
 
-    check_options(dict(method=method, heuristic=heuristic, goal=goal, timeout=timeout, max_nodes=max_nodes, shape=shape,
-                       max_memory=max_memory, weight=weight, pruning=pruning, jobs=jobs, realtime_method=realtime_method,
-                       on_iteration=on_iteration, on_progress=on_progress, scheduler=scheduler, budget=budget))
+    check_options(dict(method=method, heuristic=heuristic, goal=goal, timeout=timeout, max_nodes=max_nodes, jobs=jobs,
+                       max_memory=max_memory, weight=weight, pruning=pruning, shape=shape, scheduler=scheduler))
     board = _board(board, shape, limit)
     with _workers(jobs, scheduler) as executor:
         return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
