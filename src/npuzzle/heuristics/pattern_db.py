@@ -340,7 +340,8 @@ def build_command(name: str, height: int, width: int, goal: Goal) -> str:
 
 
 def _check(height: int, width: int, goal: Goal) -> None:
-    check_goal(goal)
+    """The shape is one pattern databases take (``goal`` is a convention's name, checked by whoever
+    asked: the command line's choices, or ``search.problem.prepare``)."""
     check_shape(height, width)
     if height * width > MAX_CELLS:
         raise InvalidOptionError(f"pattern databases handle boards of at most {MAX_CELLS} cells, "
