@@ -61,7 +61,8 @@ def analyze_record(data: Mapping[str, Any], bounds: Bounds) -> dict[str, Any]:
                  "better": _better(boards[i], distances[i], distance)}
                 for i in range(len(letters)) if distances[i + 1] >= distances[i]]
     record: dict[str, Any] = {
-        "kind": "analysis", "shape": f"{board.height}x{board.width}", "position": _rows(board), "tiles": list(board.tiles),
+        "kind": "analysis", "shape": f"{board.height}x{board.width}", "position": _rows(board),
+        "tiles": list(board.tiles),
         "moves": list(letters), "solved": boards[-1].is_goal(goal), "start_distance": distances[0],
         "length": len(letters), "distances": distances, "exact": True, "mistakes": mistakes,
         "moves_per_md": round(len(letters) / board.manhattan(goal), 3) if board.manhattan(goal) else None}

@@ -320,7 +320,7 @@ async function newScramble() {
 // -- the session: solves kept in this browser ----------------------------------------------------
 
 function solved() {
-  const ms = Math.round(performance.now() - S.t0);
+  const ms = S.log[S.log.length - 1].t;   // the time of the last move
   S.elapsed = ms;
   setPhase("done");
   const letters = S.log.map((m) => m.letter).join("");
@@ -546,6 +546,7 @@ function pointerUp(e) {
       userLetters(d.line.letter.repeat(d.line.count));
       return;
     }
+    if (Math.abs(across) <= Math.abs(along)) { render(); return; }   // a drag let go short: back
   }
   if (dist >= 20) {
     const letter = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "R" : "L") : (dy > 0 ? "D" : "U");
