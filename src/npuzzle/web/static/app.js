@@ -109,16 +109,15 @@ function build() {
   layout();
 }
 
-// The cell size from the room there is: the width of the board's column and the window's height.
+// The cell size from the room there is: #board-wrap, sized by the style sheet from the window
+// (its column's width, the window's height), whatever the board's shape, so nothing below moves.
 function layout() {
   const wrap = $("board-wrap"), board = $("board");
   const side = Math.max(S.h, S.w);
   S.gap = side >= 7 ? 2 : side >= 5 ? 3 : 4;
   S.pad = side >= 7 ? 4 : 6;
-  const reserved = $("top").offsetHeight + $("stats").offsetHeight + $("actions").offsetHeight + 64;
-  const roomW = wrap.clientWidth - 2 * S.pad + S.gap;
-  const roomH = Math.max(document.documentElement.clientHeight - reserved, 220) - 2 * S.pad + S.gap;
-  S.cell = Math.max(16, Math.floor(Math.min(roomW / S.w, roomH / S.h, 120)));
+  const roomW = wrap.clientWidth - 2 * S.pad + S.gap, roomH = wrap.clientHeight - 2 * S.pad + S.gap;
+  S.cell = Math.max(16, Math.floor(Math.min(roomW / S.w, roomH / S.h)));
   board.style.width = (2 * S.pad + S.w * S.cell - S.gap) + "px";
   board.style.height = (2 * S.pad + S.h * S.cell - S.gap) + "px";
   const digits = String(S.h * S.w - 1).length;
@@ -143,7 +142,7 @@ function colour() {
   for (let t = 1; t < S.els.length; t++) {
     const g = goalIndex(t), r = Math.floor(g / S.w), c = g % S.w;
     const k = scheme === "fringe" ? Math.min(r, c) : scheme === "rows" ? r : c;
-    if (groups) S.els[t].style.setProperty("--hue", String(Math.round(k * 330 / Math.max(groups - 1, 1))));
+    if (groups) S.els[t].style.setProperty("--hue", String(Math.round(k * 360 / groups)));
     S.els[t].classList.toggle("coloured", groups > 0);
   }
 }
@@ -930,8 +929,11 @@ async function init() {
   on("analyse", () => analyse()); on("an-load", loadAnalysed); on("an-here", optimalFromHere); on("an-all", allOptimal);
   on("load", loadText); on("share", copyLink);
   window.addEventListener("hashchange", () => { if (location.hash !== hashNow()) opened(); });
-  new ResizeObserver(() => layout()).observe($("board-wrap"));
-  window.addEventListener("resize", layout);
+  let room = "";
+  new ResizeObserver(() => {
+    const now = $("board-wrap").clientWidth + "x" + $("board-wrap").clientHeight;
+    if (now !== room) { room = now; layout(); }
+  }).observe($("board-wrap"));
   S.tiles = goalTiles(S.h, S.w, S.goal); setShape(S.h, S.w); S.start = S.tiles.slice(); render();
   if (!(await opened())) await newScramble();
   showSession();
