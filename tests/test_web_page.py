@@ -208,6 +208,60 @@ def test_timed_solves_update_the_timer_moves_and_the_session_averages(server: Se
     assert f"optimal: {len(letters)}" in text(browser, "an-summary")
 
 
+SOLVES = [  # kept by an earlier visit: three random-state 3x3 solves and a random walk's
+    {"size": "3x3", "goal": "standard", "kind": "random", "date": "2026-11-26T00:00:00Z", "time": t, "moves": 2,
+     "tps": 2 / t * 1000, "undos": 0, "scramble": "1.2.3.4.5.6.0.7.8", "solution": "LL", "times": [0, t]}
+    for t in (4000, 2500, 3000)] + [
+    {"size": "3x3", "goal": "standard", "kind": "walk 10", "date": "2026-11-26T00:01:00Z", "time": 1000, "moves": 2,
+     "tps": 2.0, "undos": 0, "scramble": "1.2.3.4.5.6.0.7.8", "solution": "LL", "times": [0, 1000]}]
+#: Click an export button and catch its download: the file's name and text.
+DOWNLOAD = """
+    const done = arguments[1], click = HTMLAnchorElement.prototype.click, url = URL.createObjectURL;
+    let blob = null;
+    URL.createObjectURL = (b) => { blob = b; return url(b); };
+    HTMLAnchorElement.prototype.click = function () {
+      HTMLAnchorElement.prototype.click = click; URL.createObjectURL = url;
+      blob.text().then(t => done([this.download, t]));
+    };
+    document.getElementById(arguments[0]).click();"""
+
+
+def test_the_session_is_kept_shown_and_exported(server: Server, browser):
+    open_page(browser, server, "#3x3/1.2.3.4.5.6.0.7.8")
+    browser.execute_script("localStorage.clear(); localStorage.setItem('npuzzle.solves.v1', arguments[0])",
+                           json.dumps(SOLVES))
+    open_page(browser, server, "#3x3/1.2.3.4.5.6.0.7.8")
+    current, best = (td.text for td in browser.find_elements(By.CSS_SELECTOR, "#avg-single td"))
+    assert (current, best) == ("3.000", "2.500")  # the walk's 1.000 is no random-state single
+    assert [li.text.split(" s ")[0] for li in browser.find_elements(By.CSS_SELECTOR, "#solves li")] == [
+        "1.000", "3.000", "2.500", "4.000"]
+    name, csv = browser.execute_async_script(DOWNLOAD, "export-csv")
+    lines = csv.splitlines()
+    assert name == "npuzzle-solves.csv" and len(lines) == 5
+    assert lines[0] == "size,goal,kind,date,time_ms,moves,tps,undos,scramble,solution,times_ms"
+    assert lines[2] == "3x3,standard,random,2026-11-26T00:00:00Z,2500,2,0.8,0,1.2.3.4.5.6.0.7.8,LL,0 2500"
+    name, exported = browser.execute_async_script(DOWNLOAD, "export-json")
+    assert name == "npuzzle-solves.json" and json.loads(exported) == SOLVES
+    browser.find_elements(By.CSS_SELECTOR, "#solves li button")[1].click()  # replay the 3.000 s solve
+    assert text(browser, "steps") == "2" and text(browser, "player-title") == "Solve of 3.000 s"
+    browser.execute_script("localStorage.clear()")
+
+
+def test_inspection_and_the_arrow_keys_moving_the_blank(server: Server, browser):
+    open_page(browser, server, "#3x3/1.2.3.4.5.6.7.0.8")
+    for select, value in (("inspection", "15"), ("keys", "blank")):
+        Select(browser.find_element(By.ID, select)).select_by_value(value)
+    browser.get(f"{server.url}/#3x3/1.2.3.4.0.6.7.5.8")  # the settings are kept
+    wait_for(browser, lambda: tiles(browser) == "1 2 3 4 0 6 7 5 8")
+    wait_for(browser, lambda: re.fullmatch(r"Inspection: 1\d s left, or move to start\.", text(browser, "phase")))
+    press(browser, "D")  # the blank moves down: the tile below it slides up
+    assert tiles(browser) == "1 2 3 4 5 6 7 0 8" and text(browser, "phase") == ""
+    wait_for(browser, lambda: text(browser, "timer") != "0.000", timeout=5)
+    press(browser, "R")
+    assert tiles(browser) == SOLVED_3X3 and "Solved in" in text(browser, "notice")
+    browser.execute_script("localStorage.clear()")
+
+
 def test_the_analysis_of_a_known_solve_lists_its_mistakes(server: Server, browser):
     # From 1 2 3/4 0 5/7 8 6 the goal is two moves away (L U). R slides 4 right, away from its
     # home (distance 3); L brings it back (2), L (1), U (0): one mistake, the first move, where L

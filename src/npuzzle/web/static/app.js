@@ -116,6 +116,7 @@ function layout() {
   const side = Math.max(S.h, S.w);
   S.gap = side >= 7 ? 2 : side >= 5 ? 3 : 4;
   S.pad = side >= 7 ? 4 : 6;
+  S.room = wrap.clientWidth + "x" + wrap.clientHeight;
   const roomW = wrap.clientWidth - 2 * S.pad + S.gap, roomH = wrap.clientHeight - 2 * S.pad + S.gap;
   S.cell = Math.max(16, Math.floor(Math.min(roomW / S.w, roomH / S.h)));
   board.style.width = (2 * S.pad + S.w * S.cell - S.gap) + "px";
@@ -338,7 +339,7 @@ function solved() {
          (best ? " — a new best!" : "") + (S.undos ? ` (${S.undos} undone)` : ""));
   showSession();
   tick();
-  openReplay({ start: S.start, letters, times: solve.times, title: "Your solve", kind: S.kind, step: letters.length });
+  openReplay({ start: S.start, letters, times: solve.times, title: "Your solve", kind: "retry", step: letters.length });
   analyseSolve(S.start, letters);
 }
 
@@ -405,7 +406,7 @@ function replaySolve(s) {
   const [h, w] = s.size.split("x").map(Number);
   S.goal = s.goal || "standard"; $("goal").value = S.goal;
   S.tiles = s.scramble.split(".").map(Number); setShape(h, w);
-  openReplay({ start: S.tiles, letters: s.solution, times: s.times, title: `Solve of ${formatTime(s.time)} s`, kind: s.kind, step: 0 });
+  openReplay({ start: S.tiles, letters: s.solution, times: s.times, title: `Solve of ${formatTime(s.time)} s`, kind: "retry", step: 0 });
   analyseSolve(S.tiles, s.solution);
 }
 
@@ -671,11 +672,12 @@ function showAnalysis(a) {
   const [h, w] = String(a.shape).split("x").map(Number);
   S.analysis = { record: a, h, w };
   $("an-result").hidden = false;
-  const optimal = a.exact ? "optimal" : "at least (lower bound; not proven optimal)";
-  const over = a.solved && a.exact ? ` — ${a.length - a.start_distance} moves over` : "";
+  const optimal = a.exact ? "optimal" : "near-optimal (not proven optimal" +
+    (Number.isFinite(a.lower_bound) ? `; lower bound ${a.lower_bound})` : ")");
+  const over = a.solved ? ` — ${a.length - a.start_distance} moves over` : "";
   $("an-summary").textContent = `Your solution: ${a.length} moves${a.solved ? "" : " (it does not reach the goal)"}; ` +
     `${optimal}: ${a.start_distance}${over}. Moves/MD ${a.moves_per_md == null ? "–" : Number(a.moves_per_md).toFixed(2)}. ` +
-    `${a.mistakes.length} mistake${a.mistakes.length === 1 ? "" : "s"}.`;
+    `${a.mistakes.length} mistake${a.mistakes.length === 1 ? "" : "s"}${a.exact ? "" : " (by estimated distances)"}.`;
   plot(a);
   $("an-mistakes").replaceChildren(...a.mistakes.map((m) => {
     const li = document.createElement("li"), b = document.createElement("button");
@@ -929,10 +931,8 @@ async function init() {
   on("analyse", () => analyse()); on("an-load", loadAnalysed); on("an-here", optimalFromHere); on("an-all", allOptimal);
   on("load", loadText); on("share", copyLink);
   window.addEventListener("hashchange", () => { if (location.hash !== hashNow()) opened(); });
-  let room = "";
   new ResizeObserver(() => {
-    const now = $("board-wrap").clientWidth + "x" + $("board-wrap").clientHeight;
-    if (now !== room) { room = now; layout(); }
+    if ($("board-wrap").clientWidth + "x" + $("board-wrap").clientHeight !== S.room) layout();
   }).observe($("board-wrap"));
   S.tiles = goalTiles(S.h, S.w, S.goal); setShape(S.h, S.w); S.start = S.tiles.slice(); render();
   if (!(await opened())) await newScramble();
