@@ -1,8 +1,8 @@
 """TEMPORARY stand-in for ``POST /api/analyze`` while the page is built (branch ``page``): the
 analysis branch's route (``npuzzle.analyze``, one implementation for the library, the command
 line and the HTTP API) replaces this module and its route at merge. It answers the agreed record
-(``kind`` "analysis": shape, position, moves, solved, start_distance, length, distances, exact,
-mistakes, moves_per_md, all_optimal) naively: one optimal solve per position, boards of at most
+(``record`` "analysis": shape, tiles, position, moves (the tiles pushed), letters, solved,
+start_distance, length, distances, exact, mistakes, moves_per_md, all_optimal) naively: one optimal solve per position, boards of at most
 9 cells only, so the page's tests and screenshots can run.
 """
 
@@ -61,15 +61,23 @@ def analyze_record(data: Mapping[str, Any], bounds: Bounds) -> dict[str, Any]:
                  "better": _better(boards[i], distances[i], distance)}
                 for i in range(len(letters)) if distances[i + 1] >= distances[i]]
     record: dict[str, Any] = {
-        "kind": "analysis", "shape": f"{board.height}x{board.width}", "position": _rows(board),
+        "record": "analysis", "shape": f"{board.height}x{board.width}", "position": _rows(board),
         "tiles": list(board.tiles),
-        "moves": list(letters), "solved": boards[-1].is_goal(goal), "start_distance": distances[0],
+        "moves": _tiles(board, letters), "letters": letters, "solved": boards[-1].is_goal(goal), "start_distance": distances[0],
         "length": len(letters), "distances": distances, "exact": True, "mistakes": mistakes,
         "moves_per_md": round(len(letters) / board.manhattan(goal), 3) if board.manhattan(goal) else None}
     wanted = data.get("all_optimal", 0)
     if isinstance(wanted, int) and wanted > 0:
         record["all_optimal"] = _all_optimal(board, distance, min(wanted, 100), goal)
     return record
+
+
+def _tiles(board: Board, letters: str) -> list[int]:
+    out = []
+    for letter in letters:
+        out.append(board.tile_in_direction(letter))
+        board = board.push(letter)
+    return out
 
 
 def _rows(board: Board) -> str:

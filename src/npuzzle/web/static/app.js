@@ -666,18 +666,20 @@ async function analyse(extra) {
   return result;
 }
 
-function analysisKey(position, letters) { return position.join(".") + "/" + letters; }
+// The analysed moves as letters (the record's `letters`; its `moves` are the tiles pushed).
+const lettersOf = (a) => (typeof a.letters === "string" ? a.letters : a.moves.join(""));
+const startOf = (a) => a.tiles || a.position.split(/[\s/]+/).map(Number);
 
 function showAnalysis(a) {
   const [h, w] = String(a.shape).split("x").map(Number);
-  S.analysis = { record: a, h, w };
+  S.analysis = { record: a, h, w, letters: lettersOf(a) };
   $("an-result").hidden = false;
-  const optimal = a.exact ? "optimal" : "near-optimal (not proven optimal" +
-    (Number.isFinite(a.lower_bound) ? `; lower bound ${a.lower_bound})` : ")");
-  const over = a.solved ? ` — ${a.length - a.start_distance} moves over` : "";
+  const best = a.exact ? `optimal: ${a.start_distance}` + (a.solved ? ` — ${a.length - a.start_distance} moves over` : "")
+    : `optimal: at least ${a.start_distance} (a lower bound, not proven optimal)` +
+      (Number.isFinite(a.near_optimal) ? `; a near-optimal solution has ${a.near_optimal}` : "");
   $("an-summary").textContent = `Your solution: ${a.length} moves${a.solved ? "" : " (it does not reach the goal)"}; ` +
-    `${optimal}: ${a.start_distance}${over}. Moves/MD ${a.moves_per_md == null ? "–" : Number(a.moves_per_md).toFixed(2)}. ` +
-    `${a.mistakes.length} mistake${a.mistakes.length === 1 ? "" : "s"}${a.exact ? "" : " (by estimated distances)"}.`;
+    `${best}. Moves/MD ${a.moves_per_md == null ? "–" : Number(a.moves_per_md).toFixed(2)}. ` +
+    (a.exact ? `${a.mistakes.length} mistake${a.mistakes.length === 1 ? "" : "s"}.` : "Mistakes need optimal distances (boards of at most 16 cells).");
   plot(a);
   $("an-mistakes").replaceChildren(...a.mistakes.map((m) => {
     const li = document.createElement("li"), b = document.createElement("button");
@@ -687,7 +689,7 @@ function showAnalysis(a) {
     li.appendChild(b);
     return li;
   }));
-  if (!a.mistakes.length) $("an-mistakes").replaceChildren(Object.assign(document.createElement("li"), { textContent: "none: every move brought the goal closer" }));
+  if (!a.mistakes.length && a.exact) $("an-mistakes").replaceChildren(Object.assign(document.createElement("li"), { textContent: "none: every move brought the goal closer" }));
   $("an-all").disabled = h * w > 16;
   $("an-all").title = h * w > 16 ? "only for boards of up to 16 cells (3x3, 4x4, ...)" : "";
   $("an-extra").textContent = "";
@@ -695,9 +697,9 @@ function showAnalysis(a) {
 
 // The board at the analysed solve, before the mistake (the replay of the analysed solve).
 function showMistake(m) {
-  const a = S.analysis.record, letters = a.moves.join("");
+  const a = S.analysis.record, letters = S.analysis.letters;
   if (!S.replay || S.replay.letters !== letters) {
-    const start = a.tiles || (a.position.split(/[\s/]+/).map(Number));
+    const start = startOf(a);
     if (S.h !== S.analysis.h || S.w !== S.analysis.w) { S.tiles = start.slice(); setShape(S.analysis.h, S.analysis.w); }
     openReplay({ start, letters, times: null, title: "Analysed solve", kind: "free", step: m.index });
   } else { stopPlaying(); stepTo(m.index); }
@@ -724,7 +726,7 @@ function plot(a) {
 function markPlot(k) {
   const mark = $("an-mark");
   if (!mark || !S.analysis) return;
-  const same = S.replay && S.replay.letters === S.analysis.record.moves.join("");
+  const same = S.replay && S.replay.letters === S.analysis.letters;
   mark.setAttribute("visibility", same ? "visible" : "hidden");
   if (same) { mark.setAttribute("x1", S.analysis.x(k).toFixed(1)); mark.setAttribute("x2", S.analysis.x(k).toFixed(1)); }
 }
@@ -750,10 +752,10 @@ async function allOptimal() {
 async function loadAnalysed() {
   const a = await analyse();
   if (!a) return;
-  const start = a.tiles || a.position.split(/[\s/]+/).map(Number);
+  const start = startOf(a);
   const [h, w] = String(a.shape).split("x").map(Number);
   S.tiles = start.slice(); setShape(h, w);
-  openReplay({ start, letters: a.moves.join(""), times: null, title: "Pasted solve", kind: "free", step: 0 });
+  openReplay({ start, letters: lettersOf(a), times: null, title: "Pasted solve", kind: "free", step: 0 });
 }
 
 // -- links: #4x4/1.5.0.2.…/URDL2…/t=0.120.95… (goal=blank-first optional) --------------------------
