@@ -647,11 +647,14 @@ async function cancel() {
 
 // -- analysis ------------------------------------------------------------------------------------
 
+// Fill the analysis panel with a solve; analysed at once up to 16 cells (optimal distances,
+// quick), on request beyond (a lower bound and a near-optimal solution: seconds of a worker).
 function analyseSolve(start, letters) {
   $("an-position").value = rowsText(start);
   $("an-moves").value = compactMoves(letters);
   $("an-convention").value = "tile";
-  analyse();
+  if (S.h * S.w <= 16) analyse();
+  else say("an-message", "Analyse compares your solve with a lower bound and a near-optimal solution (some seconds).");
 }
 
 async function analyse(extra) {
@@ -681,6 +684,9 @@ function showAnalysis(a) {
     `${best}. Moves/MD ${a.moves_per_md == null ? "–" : Number(a.moves_per_md).toFixed(2)}. ` +
     (a.exact ? `${a.mistakes.length} mistake${a.mistakes.length === 1 ? "" : "s"}.` : "Mistakes need optimal distances (boards of at most 16 cells).");
   plot(a);
+  $("an-caption").textContent = a.exact ? "The optimal distance to the goal after each move (dashed: the best possible)."
+    : "A lower bound of the distance to the goal after each move (not the optimal distance).";
+  $("an-mistakes-part").hidden = !a.exact;
   $("an-mistakes").replaceChildren(...a.mistakes.map((m) => {
     const li = document.createElement("li"), b = document.createElement("button");
     b.type = "button";
@@ -695,14 +701,19 @@ function showAnalysis(a) {
   $("an-extra").textContent = "";
 }
 
-// The board at the analysed solve, before the mistake (the replay of the analysed solve).
-function showMistake(m) {
+// The replay of the analysed solve at step k (opened if it is not the one on the board).
+function showAnalysed(k) {
   const a = S.analysis.record, letters = S.analysis.letters;
   if (!S.replay || S.replay.letters !== letters) {
     const start = startOf(a);
     if (S.h !== S.analysis.h || S.w !== S.analysis.w) { S.tiles = start.slice(); setShape(S.analysis.h, S.analysis.w); }
-    openReplay({ start, letters, times: null, title: "Analysed solve", kind: "free", step: m.index });
-  } else { stopPlaying(); stepTo(m.index); }
+    openReplay({ start, letters, times: null, title: "Analysed solve", kind: "free", step: k });
+  } else { stopPlaying(); stepTo(k); }
+}
+
+// The board before a mistake.
+function showMistake(m) {
+  showAnalysed(m.index);
   notice(`Before move ${m.index + 1}: you played ${m.move}; ${m.better.join(" or ")} brings the goal closer.`);
   $("board").scrollIntoView({ block: "nearest" });
 }
@@ -732,6 +743,7 @@ function markPlot(k) {
 }
 
 async function optimalFromHere() {
+  if (S.analysis && (!S.replay || S.replay.letters !== S.analysis.letters)) showAnalysed(0);
   const step = S.replay ? S.replay.step : S.log.length;
   $("an-extra").textContent = "Solving…";
   const { result, error } = await job("/api/solve", { position: rowsText(S.tiles), goal: S.goal, method: "auto" },
