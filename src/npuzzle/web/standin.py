@@ -2,8 +2,9 @@
 analysis branch's route (``npuzzle.analyze``, one implementation for the library, the command
 line and the HTTP API) replaces this module and its route at merge. It answers the agreed record
 (``record`` "analysis": shape, tiles, position, moves (the tiles pushed), letters, solved,
-start_distance, length, distances, exact, mistakes, moves_per_md, all_optimal) naively: one optimal solve per position, boards of at most
-9 cells only, so the page's tests and screenshots can run.
+start_distance, length, distances, exact, mistakes, moves_per_md, all_optimal) naively: one
+optimal solve per position, boards of at most 9 cells only, so the page's tests and screenshots
+can run.
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def analyze_record(data: Mapping[str, Any], bounds: Bounds) -> dict[str, Any]:
     record: dict[str, Any] = {
         "record": "analysis", "shape": f"{board.height}x{board.width}", "position": _rows(board),
         "tiles": list(board.tiles),
-        "moves": _tiles(board, letters), "letters": letters, "solved": boards[-1].is_goal(goal), "start_distance": distances[0],
+        "moves": _tiles(board, letters), "letters": letters, "solved": boards[-1].is_goal(goal),
+        "start_distance": distances[0],
         "length": len(letters), "distances": distances, "exact": True, "mistakes": mistakes,
         "moves_per_md": round(len(letters) / board.manhattan(goal), 3) if board.manhattan(goal) else None}
     wanted = data.get("all_optimal", 0)
