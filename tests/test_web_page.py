@@ -308,6 +308,9 @@ def test_a_share_link_follows_the_board_and_round_trips(server: Server, browser)
     assert text(browser, "step") == "1"
     browser.find_element(By.ID, "last").click()
     assert tiles(browser) == played and text(browser, "step") == "3"
+    deltas = [int(x) for x in link.split("/t=")[1].split(".")]  # each move's time after the one before
+    assert len(deltas) == 3 and text(browser, "timer") == f"{sum(deltas) / 1000:.3f}"
+    assert browser.execute_script("return document.getElementById('speed').options[0].disabled") is False
     browser.find_element(By.ID, "first").click()
     Select(browser.find_element(By.ID, "speed")).select_by_value("60")
     browser.find_element(By.ID, "play").click()
@@ -326,6 +329,7 @@ def test_a_share_link_follows_the_board_and_round_trips(server: Server, browser)
     ("#3x3/1.2.3.4.5.6.8.7.0", "cannot reach the standard goal"),
     ("#3x3/1.2.3.4.5.6.7.8.8", "tile 8 is twice"),
     ("#banana", "no board size"),
+    ("#3x3/1.2.3.4.5.6.7.8.0/%E0%A4%A", "are no moves"),
     ("#3x3/1.2.3.4.5.6.7.0.8/LLU", "move 2 of the link (L) has no tile to slide"),
 ])
 def test_a_bad_link_says_what_is_wrong_and_keeps_a_playable_board(server: Server, browser, fragment, words):

@@ -830,7 +830,9 @@ function readLink(hash) {
 
 async function opened() {
   if (location.hash.startsWith("#p=")) return openedOld();
-  const link = readLink(decodeURIComponent(location.hash));
+  let hash = location.hash;
+  try { hash = decodeURIComponent(hash); } catch (e) { /* read as it is */ }
+  const link = readLink(hash);
   if (link === null) return false;
   if (link.error && !link.tiles) {
     await newScramble();
@@ -949,7 +951,9 @@ async function init() {
     if ($("board-wrap").clientWidth + "x" + $("board-wrap").clientHeight !== S.room) layout();
   }).observe($("board-wrap"));
   S.tiles = goalTiles(S.h, S.w, S.goal); setShape(S.h, S.w); S.start = S.tiles.slice(); render();
-  if (!(await opened())) await newScramble();
+  let shown = false;
+  try { shown = await opened(); } catch (e) { notice("This link cannot be opened: " + e.message + ".", true); }
+  if (!shown) await newScramble();
   showSession();
   document.body.dataset.ready = "1";
 }
