@@ -175,6 +175,13 @@ class Api:
             raise RequestError(str(e), 503, "busy") from None
         return _answer(job.record(), 202)
 
+    async def analyze(self, request: Request) -> Response:
+        """TEMPORARY (branch ``page``): the stand-in of ``web/standin.py``, replaced at merge."""
+        from .standin import analyze_record
+
+        data = await _body(request, self.bounds)
+        return _answer(await run_in_threadpool(analyze_record, data, self.bounds))
+
     async def job(self, request: Request) -> Response:
         job_id = request.path_params["job_id"]
         wait = _wait(request.query_params.get("wait", "0"))
@@ -210,6 +217,7 @@ class Api:
             Route("/api/check", self.check, methods=["POST"]),
             Route("/api/scramble", self.scramble, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
+            Route("/api/analyze", self.analyze, methods=["POST"]),  # TEMPORARY stand-in (web/standin.py)
             Route("/api/solve/{job_id}", self.job, methods=["GET"]),
             Route("/api/solve/{job_id}", self.cancel, methods=["DELETE"]),
             Route("/api/solve/{job_id}/cancel", self.cancel, methods=["POST"]),
