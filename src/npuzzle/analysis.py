@@ -151,7 +151,7 @@ def analyze(
     """
     check_goal(goal) if not isinstance(goal, Board) else board.is_goal(goal)
     check_convention(convention)
-    tiles = _tiles(board, moves, convention)
+    tiles = moves_of(board, moves, convention)
     _check_counts(all_optimal, optimal_from, len(tiles), board)
     board.require_solvable(goal)
     limit = Limit(timeout=timeout)
@@ -172,9 +172,10 @@ def analyze(
                     optimal, oracle.method, oracle.heuristic, None, every, clock_cpu, clock_wall, tuple(positions))
 
 
-def _tiles(board: Board, moves: str | Sequence[int | Direction | str], convention: str) -> tuple[int, ...]:
-    """The moves as the tiles pushed (letters read in ``convention``); ``IllegalMoveError``
-    names the first illegal one, 1-based."""
+def moves_of(board: Board, moves: str | Sequence[int | Direction | str], convention: str) -> tuple[int, ...]:
+    """The moves as the tiles pushed from ``board`` (a move string read with
+    ``notation.parse_moves``, letters in ``convention``, or a sequence of tiles or letters);
+    ``IllegalMoveError`` names the first illegal one, 1-based, and its letter or tile."""
     if isinstance(moves, str):
         given: Sequence[int | Direction | str] = parse_moves(moves, board, convention=convention)
     elif isinstance(moves, Sequence) and not isinstance(moves, bytes | bytearray):
@@ -185,16 +186,17 @@ def _tiles(board: Board, moves: str | Sequence[int | Direction | str], conventio
     tiles = list(board.tiles)
     blank, w, h = board.blank, board.width, board.height
     for step, m in enumerate(given, 1):
-        if isinstance(m, int) and not isinstance(m, bool):
-            q = tiles.index(m) if 0 < m < len(tiles) else -1
-            if q < 0 or abs(q // w - blank // w) + abs(q % w - blank % w) != 1:
-                raise IllegalMoveError(f"move {step} ({m}): tile {m} is not next to the blank")
-        else:
+        if isinstance(m, Direction | str):
             d = Direction(m) if isinstance(m, str) else m
             r, c = blank // w + d.blank_step[0], blank % w + d.blank_step[1]
             if not (0 <= r < h and 0 <= c < w):
-                raise IllegalMoveError(f"move {step} ({d.value}): no tile can slide {d.value}: the blank is at the edge")
+                raise IllegalMoveError(f"move {step} ({d.value}): no tile can slide {d.value}: "
+                                       "the blank is at the edge")
             q = r * w + c
+        else:
+            q = tiles.index(m) if 0 < m < len(tiles) else -1
+            if q < 0 or abs(q // w - blank // w) + abs(q % w - blank % w) != 1:
+                raise IllegalMoveError(f"move {step} ({m}): tile {m} is not next to the blank")
         out.append(tiles[q])
         tiles[blank], tiles[q] = tiles[q], 0
         blank = q
@@ -445,7 +447,7 @@ def _bounds_analysis(board: Board, goal: Goal | Board, tiles: tuple[int, ...], p
         solution = solve(position, goal=goal, limit=limit)
         if not solution.solved:
             raise SearchStopped(solution.status, "the analysis stopped at its time limit")
-        return solution.letters, solution.length
+        return solution.letters, solution.length or 0
 
     from .heuristics.registry import auto_heuristic
 

@@ -470,7 +470,7 @@ def read_positions(path: str | Path, shape: tuple[int, int] | None = None) -> li
 #: direction the pushed tile slides; ``blank``: the direction the blank moves (the opposite).
 CONVENTIONS: tuple[str, ...] = ("tile", "blank")
 #: The most moves a move string with repeat counts may stand for (``U999999999`` is refused).
-MAX_MOVES = 1_000_000
+MAX_MOVES = 100_000
 _COUNTED = re.compile(r"(?:[UDLRudlr][0-9]*)+")
 _RUN = re.compile(r"([UDLRudlr])([0-9]*)")
 
@@ -531,7 +531,8 @@ def parse_moves(text: str, board: Board | None = None, *, convention: str = "til
             continue
         if not token.isdigit() or not token.isascii() or _too_big(token):
             raise IllegalMoveError(
-                f"bad move {quote_input(token, 24)} in {quote_input(text)}: give tile numbers or the letters U, D, L, R (with repeat counts: URDL2)"
+                f"bad move {quote_input(token, 24)} in {quote_input(text)}: give tile numbers or the letters "
+                "U, D, L, R (with repeat counts: URDL2)"
             )
         tiles.append(_number(token))
     return tiles
