@@ -135,6 +135,9 @@ def test_all_optimal_solutions_are_counted_and_listed(tiles):
 
 def test_4x4_and_4x3_against_idastar():
     """Distances found by bounded IDA* iterations equal full optimal solves of every position."""
+    from npuzzle import analysis
+
+    analysis._MEMORY.clear()  # nothing remembered from other tests: every distance searched
     rng = random.Random(7)
     for shape, walk in (((4, 4), 36), ((4, 3), 30), ((3, 4), 30)):
         h, w = shape
@@ -202,6 +205,8 @@ def test_goal_boards_and_the_blank_first_goal():
         assert [m.index for m in a.mistakes] == [len(moves)]
     start = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
     assert analyze(start, "").start_distance == table[start.tiles] == 31
+    standard = Board.goal(3, 3)  # the standard goal is no goal for a goal board with the blank in the middle
+    assert analyze(standard, "", goal=goal).start_distance == solve(standard, goal=goal).length > 0
 
 
 def test_larger_boards_get_lower_bounds_and_a_near_optimal_solution():

@@ -161,7 +161,7 @@ def analyze(
         return _bounds_analysis(board, goal, tiles, positions, optimal_from, limit, clock)
     frame = _Frame.of(board, goal)
     oracle = _oracle(frame, frame.apply(board), limit)
-    walk = _Walk(oracle, frame, clock)
+    walk = _Walk(oracle, frame, clock, board.shape)
     distances = walk.along([frame.apply(p) for p in positions])
     mistakes = tuple(walk.mistake(positions, tiles, k, distances) for k in range(len(tiles))
                      if distances[k + 1] > distances[k])
@@ -273,6 +273,14 @@ class _Frame:
     def original(self, tile: int) -> int:
         return self.labels.index(tile)
 
+    def is_goal(self, board: Board) -> bool:
+        """Whether framed ``board`` is the frame's goal."""
+        if self.blank is None:
+            return board.is_goal(self.goal)
+        from .search.bfs import goal_board
+
+        return board.tiles == goal_board(board.height, board.width, self.blank).tiles
+
 
 class _Oracle:
     """Optimal paths of framed positions: ``path(board, bound)`` one of at most ``bound`` moves
@@ -336,14 +344,27 @@ def _oracle(frame: _Frame, start: Board, limit: Limit) -> _Oracle:
     return _Ida(start, frame.goal, limit)
 
 
+#: Distances (and one optimal move) found by earlier analyses of this process, by shape and
+#: framed goal: a web worker answers many analyses of one solve (again with all its optimal
+#: solutions, or an optimal solution from another step), which then need no search. Forgotten
+#: once they hold more than ``REMEMBERED`` positions.
+_MEMORY: dict[tuple[object, ...], tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]] = {}
+REMEMBERED = 1_000_000
+
+
+def _remembered(key: tuple[object, ...]) -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
+    if sum(len(known) for known, _ in _MEMORY.values()) > REMEMBERED:
+        _MEMORY.clear()
+    return _MEMORY.setdefault(key, ({}, {}))
+
+
 class _Walk:
     """The distances found so far (framed positions by their tiles) and one optimal move from
     each position on an optimal path found."""
 
-    def __init__(self, oracle: _Oracle, frame: _Frame, clock: Clock) -> None:
+    def __init__(self, oracle: _Oracle, frame: _Frame, clock: Clock, shape: tuple[int, int]) -> None:
         self.oracle, self.frame, self.clock = oracle, frame, clock
-        self.known: dict[tuple[int, ...], int] = {}
-        self.next: dict[tuple[int, ...], int] = {}
+        self.known, self.next = _remembered((*shape, frame.goal, frame.blank))
 
     def _tick(self) -> None:
         if self.clock.expired():
@@ -371,7 +392,10 @@ class _Walk:
     def along(self, framed: list[Board]) -> list[int]:
         """The distance of every position, from the start's (solved) on."""
         start = framed[0]
-        self._learn(start, self.oracle.solve(start, start.manhattan(self.frame.goal)))
+        if start.tiles not in self.next and not self.frame.is_goal(start):
+            self._tick()
+            self._learn(start, self.oracle.solve(start, start.manhattan(self.frame.goal)))
+        self.known.setdefault(start.tiles, 0)  # the goal
         distances = [self.known[start.tiles]]
         for before, board in zip(framed, framed[1:], strict=False):
             d = distances[-1]
