@@ -96,6 +96,7 @@ class Analysis:
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
     positions: tuple[Board, ...] = field(default=(), repr=False, compare=False)
+    advice: str = field(default="", compare=False)  # a table build that would make it faster, if any
 
     @property
     def length(self) -> int:
@@ -169,7 +170,8 @@ def analyze(
     every = walk.all_optimal(board, distances[0], all_optimal) if all_optimal else None
     clock_cpu, clock_wall = clock.cpu(), clock.wall()
     return Analysis(board, goal, tiles, board.letters(tiles), tuple(distances), True, mistakes, optimal_from,
-                    optimal, oracle.method, oracle.heuristic, None, every, clock_cpu, clock_wall, tuple(positions))
+                    optimal, oracle.method, oracle.heuristic, None, every, clock_cpu, clock_wall, tuple(positions),
+                    oracle.advice)
 
 
 def moves_of(board: Board, moves: str | Sequence[int | Direction | str], convention: str) -> tuple[int, ...]:
@@ -288,6 +290,7 @@ class _Oracle:
 
     method = ""
     heuristic = ""
+    advice = ""
 
     def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
         """``came_from``: the blank's cell before the move that made ``board`` (a neighbour at
@@ -321,10 +324,12 @@ class _Ida(_Oracle):
     method = "idastar"
 
     def __init__(self, board: Board, goal: Goal, limit: Limit) -> None:
+        from .heuristics.registry import auto_heuristic
         from .search.idastar import Probe
 
         self.probe = Probe(board.height, board.width, goal, "auto", limit)
         self.heuristic = self.probe.heuristic
+        self.advice = auto_heuristic(board.height, board.width, goal)[1]
 
     def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
         return self.probe.path(board, bound, came_from)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..board import goal_text
 from ..notation import Entry, format_letters, format_position
-from . import DRAWN_CELLS, _head, _seconds, count_text, position_fields, time_fields
+from . import ADVICE_AFTER_SECONDS, DRAWN_CELLS, _head, _seconds, count_text, position_fields, time_fields
 
 if TYPE_CHECKING:
     from ..analysis import Analysis, Mistake
@@ -82,6 +82,8 @@ def analysis_text(analysis: Analysis, convention: str = "tile") -> str:
     how = "a distance table" if a.method == "bfs-table" else (
         f"IDA* with {a.heuristic}" if a.exact else f"the lower bound {a.heuristic}")
     lines.append(f"Analysed in {_seconds(a.wall_seconds)} ({_seconds(a.cpu_seconds)} CPU) with {how}")
+    if a.advice and a.cpu_seconds > ADVICE_AFTER_SECONDS:
+        lines.append(f"  for a faster analysis, {a.advice}")
     return "\n".join(lines)
 
 
