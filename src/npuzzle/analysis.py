@@ -150,7 +150,10 @@ def analyze(
     Raises ``IllegalMoveError`` naming the first illegal move (1-based), ``UnsolvableError`` if
     the goal cannot be reached, ``InvalidOptionError`` for options out of range.
     """
-    check_goal(goal) if not isinstance(goal, Board) else board.is_goal(goal)
+    if isinstance(goal, Board):
+        board.is_goal(goal)  # InvalidBoardError if the shapes differ
+    else:
+        check_goal(goal)
     check_convention(convention)
     tiles = moves_of(board, moves, convention)
     _check_counts(all_optimal, optimal_from, len(tiles), board)
@@ -352,9 +355,9 @@ def _oracle(frame: _Frame, start: Board, limit: Limit) -> _Oracle:
 #: Distances (and one optimal move) found by earlier analyses of this process, by shape and
 #: framed goal: a web worker answers many analyses of one solve (again with all its optimal
 #: solutions, or an optimal solution from another step), which then need no search. Forgotten
-#: once they hold more than ``REMEMBERED`` positions.
+#: once they hold more than ``REMEMBERED`` positions (about 60 MB of 4x4 positions).
 _MEMORY: dict[tuple[object, ...], tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]] = {}
-REMEMBERED = 1_000_000
+REMEMBERED = 200_000
 
 
 def _remembered(key: tuple[object, ...]) -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
