@@ -338,3 +338,12 @@ def _positions(board: Board, moves: list[int]) -> list[tuple[int, ...]]:
         board = board.move(t)
         out.append(board.tiles)
     return out
+
+
+def test_the_help_says_what_a_letter_names():
+    from npuzzle.cli import build_parser
+
+    parser = build_parser("analyze")
+    sub = next(a for a in parser._actions if a.dest == "command").choices["analyze"]  # type: ignore[union-attr]
+    text = sub.format_help()
+    assert "direction the pushed TILE" in text and "direction the BLANK moves" in text and "URDL2UR2" in text
