@@ -12,6 +12,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
@@ -26,6 +27,24 @@ from npuzzle.notation import format_letters, parse_moves
 from npuzzle.present.analysis import analysis_record, analysis_text
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def own_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A table store of this module's own: the distance tables an analysis makes and saves (3x3,
+    2x3, ...) would otherwise change how later tests' solves are answered (from a table)."""
+    from conftest import forget_table_caches
+
+    from npuzzle import analysis
+
+    with pytest.MonkeyPatch.context() as mp:
+        path = tmp_path_factory.mktemp("analysis-store")
+        mp.setenv("NPUZZLE_DATA_DIR", str(path))
+        forget_table_caches()
+        analysis._MEMORY.clear()
+        yield path
+        forget_table_caches()
+        analysis._MEMORY.clear()
 
 
 @cache
