@@ -234,10 +234,10 @@ def analyze(
     Raises ``IllegalMoveError`` naming the first illegal move, ``UnsolvableError``,
     ``InvalidBoardError``, ``InvalidOptionError``.
 
-    >>> a = analyze("1 2 3/4 5 6/0 7 8", "LRLL")
+    >>> a = analyze("1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15", "LRLL")
     >>> a.distances, a.length, [(m.index + 1, m.move, m.better) for m in a.mistakes], a.optimal
     ((2, 1, 2, 1, 0), 4, [(2, 'R', ('L',))], 'LL')
-    >>> analyze("1 2 3/4 5 6/0 7 8", "RR", convention="blank").solved
+    >>> analyze("1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15", "RR", convention="blank").solved
     True
     """
     from .analysis import analyze as _analyze

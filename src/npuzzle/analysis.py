@@ -25,7 +25,7 @@ Letters name the direction the pushed tile slides (``board.Direction``); ``conve
 reads move strings whose letters name the direction the blank moves (see
 ``notation.parse_moves``).
 
->>> a = analyze(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), "LRLL")
+>>> a = analyze(Board(4, 4, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14, 15)), "LRLL")
 >>> a.distances, a.length, a.start_distance, [(m.index, m.move, m.better) for m in a.mistakes]
 ((2, 1, 2, 1, 0), 4, 2, [(1, 'R', ('L',))])
 """

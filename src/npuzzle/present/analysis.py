@@ -3,7 +3,7 @@
 
 >>> from npuzzle.analysis import analyze
 >>> from npuzzle import Board
->>> record = analysis_record(analyze(Board(2, 2, (1, 2, 0, 3)), "LRL"))
+>>> record = analysis_record(analyze(Board.goal(4, 4).push("R"), "LRL"))
 >>> record["distances"], record["mistakes"][0]["index"], record["mistakes"][0]["better"]
 ([1, 0, 1, 0], 1, [])
 """
