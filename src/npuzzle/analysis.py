@@ -223,11 +223,11 @@ def _check_counts(all_optimal: int, optimal_from: int, moves: int, board: Board)
         raise InvalidOptionError(f"all_optimal={quote_input(all_optimal)}: give a whole number from 0 to "
                                  f"{MAX_LISTED:,} (the optimal solutions listed)")
     if all_optimal and board.size > EXACT_CELLS:
-        raise InvalidOptionError(f"all_optimal: the optimal solutions are enumerated on boards of at most "
-                                 f"{EXACT_CELLS} cells, not {board.height}x{board.width}")
+        raise InvalidOptionError(f"all_optimal (--all-optimal): the optimal solutions are enumerated on boards of "
+                                 f"at most {EXACT_CELLS} cells, not {board.height}x{board.width}")
     if not isinstance(optimal_from, int) or isinstance(optimal_from, bool) or not 0 <= optimal_from <= moves:
-        raise InvalidOptionError(f"optimal_from={quote_input(optimal_from)}: give a step from 0 (the start) to "
-                                 f"{moves} (the end)")
+        raise InvalidOptionError(f"optimal_from={quote_input(optimal_from)} (--from): give a step from 0 (the "
+                                 f"start) to {moves} (the end)")
 
 
 def _replay(board: Board, tiles: Sequence[int]) -> list[Board]:
