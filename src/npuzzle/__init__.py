@@ -20,7 +20,7 @@ nor numba; the solvers load them when first used.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +41,7 @@ from .notation import NOTATIONS, format_position, parse_position
 from .search.limits import Iteration, Limit, Progress, Solution
 
 if TYPE_CHECKING:
+    from .analysis import Analysis
     from .search.split import Executor
 
 __version__ = "0.1.0"
@@ -208,6 +209,50 @@ def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal 
     return _lower_bound(board, heuristic, _goal(goal, board))
 
 
+def analyze(
+    board: Board | str,
+    moves: str | Sequence[int | Direction | str],
+    *,
+    goal: Goal | Board | str = "standard",
+    convention: str = "tile",
+    all_optimal: int = 0,
+    optimal_from: int = 0,
+    timeout: float | None = None,
+    shape: Shape | None = None,
+) -> Analysis:
+    """Analyse a solve: replay ``moves`` from ``board`` and return an ``Analysis``: the optimal
+    distance of every position on the way (``distances``, the start first; optimal on boards of
+    at most 16 cells, else lower bounds and ``exact`` false), ``length``, ``moves_per_md``,
+    each ``Mistake`` (a move after which the distance did not fall, with the ``better`` moves),
+    an ``optimal`` solution from step ``optimal_from``, and with ``all_optimal`` N the count of
+    the start's optimal solutions and the first N.
+
+    ``moves``: tile numbers, letters (``"URDL2UR2"``: a letter with a repeat count), hex digits
+    (boards of at most 16 cells), or a list of tiles or letters. ``convention``: what a letter
+    names: ``"tile"`` (the default) the direction the pushed tile slides, ``"blank"`` the
+    direction the blank moves. ``timeout``: wall seconds (``SearchStopped`` when reached).
+    Raises ``IllegalMoveError`` naming the first illegal move, ``UnsolvableError``,
+    ``InvalidBoardError``, ``InvalidOptionError``.
+
+    >>> a = analyze("1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15", "LRLL")
+    >>> a.distances, a.length, [(m.index + 1, m.move, m.better) for m in a.mistakes], a.optimal
+    ((2, 1, 2, 1, 0), 4, [(2, 'R', ('L',))], 'LL')
+    >>> analyze("1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15", "RR", convention="blank").solved
+    True
+    """
+    from .analysis import analyze as _analyze
+    from .arguments import seconds
+
+    check_options({"goal": goal, "shape": shape})
+    if not isinstance(convention, str):
+        raise InvalidTypeError(f"convention={quote_input(convention)}: give 'tile' or 'blank'")
+    if timeout is not None:
+        seconds(timeout, "timeout")
+    start = _board(board, shape)
+    return _analyze(start, moves, goal=_goal(goal, start), convention=convention, all_optimal=all_optimal,
+                    optimal_from=optimal_from, timeout=timeout)
+
+
 def _board(board: object, shape: Shape | None, limit: object = None) -> Board:
     """A ``Board`` argument, or a position as text read with ``shape``; ``limit`` a ``Limit``."""
     if limit is not None and not isinstance(limit, Limit):
@@ -247,6 +292,7 @@ __all__ = [
     "solve",
     "solve_many",
     "lower_bound",
+    "analyze",
     "parse",
     "format",
     "NPuzzleError",

@@ -135,6 +135,19 @@ class TableBuildStopped(NPuzzleError):
         self.status = status
 
 
+class SearchStopped(NPuzzleError):
+    """A piece of work made of many searches (a solve's analysis) reached its time or node limit
+    before it was done: ``status`` names the limit (``timeout``, ``node-limit``, ...).
+
+    >>> SearchStopped("timeout", "the analysis stopped at its time limit").status
+    'timeout'
+    """
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class ClusterLostError(NPuzzleError):
     """The Dask cluster stopped answering midway (its scheduler died or the network went): the
     message says how much was done; the command line prints the answers it has, then this, and

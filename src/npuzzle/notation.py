@@ -466,41 +466,113 @@ def read_positions(path: str | Path, shape: tuple[int, int] | None = None) -> li
 # -- moves ------------------------------------------------------------------------------------
 
 
-def parse_moves(text: str, board: Board | None = None) -> list[int] | list[Direction]:
-    """Read a move string: tile numbers (``12 3 4`` or ``12,3,4``), letters (``ULDR``, the
-    direction each pushed tile slides), or, for boards of at most 16 cells, a run of hex digits
-    with no separators, one tile per digit (``fb37``, as Knuth prints solutions).
+#: How letters name a move: ``tile`` (npuzzle's own, ``Board``'s and ``Direction``'s): the
+#: direction the pushed tile slides; ``blank``: the direction the blank moves (the opposite).
+CONVENTIONS: tuple[str, ...] = ("tile", "blank")
+#: The most moves a move string with repeat counts may stand for (``U999999999`` is refused).
+MAX_MOVES = 100_000
+_COUNTED = re.compile(r"(?:[UDLRudlr][0-9]*)+")
+_RUN = re.compile(r"([UDLRudlr])([0-9]*)")
+
+
+def check_convention(convention: str) -> str:
+    """``convention`` if it is one of ``CONVENTIONS``, else ``IllegalMoveError``."""
+    if convention not in CONVENTIONS:
+        raise IllegalMoveError(f"unknown move convention {quote_input(convention)}: use 'tile' (a letter names "
+                               "the direction the pushed tile slides) or 'blank' (the direction the blank moves)")
+    return convention
+
+
+def parse_moves(text: str, board: Board | None = None, *, convention: str = "tile") -> list[int] | list[Direction]:
+    """Read a move string: tile numbers (``12 3 4`` or ``12,3,4``), letters (``ULDR``), letters
+    with repeat counts as speed-solvers write them (``URDL2UR2``: ``L2`` = ``LL``, ``U3`` =
+    ``UUU``; spaces anywhere), or, for boards of at most 16 cells, a run of hex digits with no
+    separators, one tile per digit (``fb37``, as Knuth prints solutions).
+
+    Letters are returned as ``Direction`` values, which name the direction the pushed *tile*
+    slides. ``convention`` says what the letters given name: ``"tile"`` (the default, npuzzle's
+    own: ``L`` slides the tile right of the blank to the left, so the blank moves right) or
+    ``"blank"`` (the direction the *blank* moves, as some simulators write: ``L`` moves the blank
+    left, so the tile left of it slides right); ``"blank"`` letters are turned into their opposites.
 
     A run is read as hex only if every digit names a tile of the board (so ``10`` is tile ten:
-    there is no tile 0 to push) and it is not all capital ``D``: on a 4x4 board ``d`` pushes tile
-    13, as ``format_moves(..., "hex")`` writes it, while ``D`` slides a tile down.
+    there is no tile 0 to push) and it is not capital ``D``s with repeat counts: on a 4x4 board
+    ``d`` pushes tile 13, as ``format_moves(..., "hex")`` writes it, while ``D`` slides a tile down
+    and ``D3`` three times.
 
     >>> parse_moves("R D L")
     [<Direction.R: 'R'>, <Direction.D: 'D'>, <Direction.L: 'L'>]
+    >>> "".join(d.value for d in parse_moves("URDL2 U3"))
+    'URDLLUUU'
+    >>> "".join(d.value for d in parse_moves("URDL2", convention="blank"))
+    'DLURR'
     >>> parse_moves("fb3d", Board.goal(4, 4))
     [15, 11, 3, 13]
     """
+    check_convention(convention)
     s = text.strip()
     if not s:
         return []
     separated = re.search(r"[,\s]", s) is not None
-    if not separated and board is not None and board.size <= 16 and re.fullmatch(r"[0-9a-fA-F]+", s):
+    if (not separated and board is not None and board.size <= 16 and re.fullmatch(r"[0-9a-fA-F]+", s)
+            and not re.fullmatch(r"(?:D[0-9]*)+", s)):
         digits = [int(ch, 16) for ch in s]
-        if all(0 < t < board.size for t in digits) and not re.fullmatch("D+", s):
+        if all(0 < t < board.size for t in digits):
             return digits
     compact = re.sub(r"\s+", "", s)
-    if re.fullmatch(r"[UDLRudlr]+", compact):
-        return [Direction(ch.upper()) for ch in compact]
+    if _COUNTED.fullmatch(compact):
+        letters = _expand(compact, text)
+        if convention == "blank":
+            return [d.opposite for d in letters]
+        return letters
     tiles = []
     for token in _NUMBER_SEPARATORS.split(s):
         if not token:
             continue
         if not token.isdigit() or not token.isascii() or _too_big(token):
             raise IllegalMoveError(
-                f"bad move {quote_input(token, 24)} in {quote_input(text)}: give tile numbers or the letters U, D, L, R"
+                f"bad move {quote_input(token, 24)} in {quote_input(text)}: give tile numbers or the letters "
+                "U, D, L, R (with repeat counts: URDL2)"
             )
         tiles.append(_number(token))
     return tiles
+
+
+def _expand(compact: str, text: str) -> list[Direction]:
+    """The letters of ``compact`` (``URDL2UR2``) one by one, each repeated by its count."""
+    out: list[Direction] = []
+    for m in _RUN.finditer(compact):
+        digits = m.group(2)
+        count = 1 if not digits else (_number(digits) if not _too_big(digits) else MAX_MOVES + 1)
+        if count == 0:
+            raise IllegalMoveError(f"bad move {quote_input(m.group(0), 24)} in {quote_input(text)}: a repeat count "
+                                   "is at least 1")
+        if len(out) + count > MAX_MOVES:
+            raise IllegalMoveError(f"too many moves in {quote_input(text)}: at most {MAX_MOVES:,}")
+        out.extend([Direction(m.group(1).upper())] * count)
+    return out
+
+
+def format_letters(letters: str | Sequence[Direction], convention: str = "tile", *, counts: bool = True) -> str:
+    """Moves given as tile-convention letters (``Board.letters``, ``Solution.letters`` or
+    ``Direction`` values) written in ``convention`` (``tile`` or ``blank``, see ``parse_moves``),
+    runs of one letter as the letter and its count (``counts``): the speed-solvers' compact form,
+    which ``parse_moves`` reads back.
+
+    >>> format_letters("URDLLUUU"), format_letters("URDLL", "blank"), format_letters("RR", counts=False)
+    ('URDL2U3', 'DLUR2', 'RR')
+    """
+    check_convention(convention)
+    text = "".join(d.value if isinstance(d, Direction) else d for d in letters)
+    if convention == "blank":
+        text = text.translate(_OPPOSITE_LETTERS)
+    if not counts:
+        return text
+    return "".join(m.group(1) + (str(len(m.group(0))) if len(m.group(0)) > 1 else "")
+                   for m in re.finditer(r"([UDLR])\1*", text))
+
+
+_OPPOSITE_LETTERS = str.maketrans("UDLR", "DURL")
 
 
 def format_moves(moves: Sequence[int], style: str = "numbers") -> str:

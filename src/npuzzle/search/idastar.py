@@ -244,6 +244,7 @@ class _Search:
         # Smaller slices when someone watches, so that the status is fresh (a slice costs ~10 us).
         self.slice = config.KERNEL_SLICE_NODES if on_progress is None else config.PROGRESS_SLICE_NODES
         self.cells = np.array(board.tiles, dtype=np.uint64)
+        self.root = root_row(board.blank)  # the root's move-table row: every move
         self.shape = shape_arrays(h, w, goal, order)
         lt = line_tables(h, w, goal, heuristic.lc)
         self.lines = lt.kernel_lines(h, w)
@@ -269,7 +270,7 @@ class _Search:
         stack = Stack(np.zeros(bound + 2, np.uint64), np.zeros(bound + 2, np.uint64), np.zeros(bound + 2, np.int64),
                       np.zeros((bound + 2, len(self.row0)), np.int64))
         stack.blanks[0] = self.board.blank
-        stack.ks[0] = root_row(self.board.blank)
+        stack.ks[0] = self.root
         stack.hs[0] = self.h0
         stack.hst[0] = self.row0
         ctl = np.array([0, 0, 1, _BIG], dtype=np.int64)
@@ -294,6 +295,72 @@ class _Search:
         stats.expanded += it.expanded
         clock.stamp(stats)
         return status, stop, stack, ctl
+
+
+class Probe:
+    """Bounded IDA* searches on boards of one shape and goal, for many positions in a row (a
+    solve's analysis): ``path(board, bound)`` is a solution of at most ``bound`` moves, or None if
+    there is none. It runs IDA*'s iteration at threshold ``bound`` alone, so asking whether a
+    position is at distance ``d - 1`` costs one iteration, not a solve. ``bound`` must have the
+    parity of the position's distance (that of its Manhattan distance). Every probe counts
+    against one ``limit`` (time from the probe's creation, nodes summed); a probe that reaches it
+    raises ``SearchStopped``. Pattern databases built only for the other goal are used as
+    ``idastar`` uses them (on the board turned 180 degrees)."""
+
+    def __init__(self, height: int, width: int, goal: Goal = "standard", heuristic: str = "auto",
+                 limit: Limit | None = None, pruning: str = "auto") -> None:
+        check_goal(goal)
+        if height * width > MAX_CELLS:
+            raise InvalidBoardError(f"optimal search is limited to boards of at most {MAX_CELLS} cells")
+        if heuristic == "auto":
+            heuristic = auto_heuristic(height, width, goal)[0]
+        self.heuristic = parse(heuristic).name
+        self.goal = goal
+        self.other = other_goal_tables(Board.goal(height, width, goal), goal, self.heuristic)
+        searched: Goal = self.other or goal
+        self.pruning = _pruning(pruning, self.heuristic, height * width)
+        kernel_heuristic(self.heuristic, height, width, searched)  # missing tables fail here
+        _warm(self.heuristic, height, width, searched, self.pruning)
+        self.limit = limit or Limit()
+        self.clock = Clock(self.limit)
+        self.stats = Stats()
+
+    def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
+        """The tiles of a solution of ``board`` of at most ``bound`` moves, or None. ``came_from``
+        (the blank's cell before the move that made ``board``, if its predecessor is at least
+        ``bound`` moves from the goal) spares the search the subtree that undoes that move, where
+        no such solution can be."""
+        from .._kernels.idastar import CTL_DEPTH, FOUND
+
+        if board.is_goal(self.goal):
+            return ()
+        if bound < 1:
+            return None
+        searched, goal = (board.converted(), self.other) if self.other is not None else (board, self.goal)
+        search = _Search(searched, goal, self.heuristic, "korf", self.pruning)
+        if search.h0 > bound:
+            return None
+        if came_from is not None:
+            search.root = _arrived(searched, came_from if self.other is None else board.size - 1 - came_from)
+        status, stop, stack, ctl = search.iterate(bound, self.limit, self.clock, self.stats)
+        if stop is not None:
+            from ..errors import SearchStopped
+
+            raise SearchStopped(stop, f"stopped at the {'time' if stop == TIMEOUT else 'node'} limit")
+        if status != FOUND:
+            return None
+        moves = tiles_from_cells(searched, stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1])
+        return tuple(board.size - t for t in moves) if self.other is not None else moves
+
+
+def _arrived(board: Board, came_from: int) -> int:
+    """The kernel's move-table row for ``board``'s blank after a step from cell ``came_from``:
+    every move but the one back (see ``shape_arrays``)."""
+    g = geometry(board.height, board.width, "standard")
+    step = next((d for d in range(4) if int(g.nbr[came_from * 4 + d]) == board.blank), None)
+    if step is None:
+        raise InvalidBoardError(f"cell {came_from} is not next to the blank")
+    return (board.blank * 5 + step + 1) * 5
 
 
 def optimal_lengths(

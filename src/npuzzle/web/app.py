@@ -2,7 +2,8 @@
 
 Routes: ``GET /`` (the page), ``GET /static/app.js`` and ``/static/style.css`` (read once from the
 package, never from a path a request names), ``POST /api/check``, ``GET /api/scramble``,
-``POST /api/solve`` (a job), ``GET /api/solve/{id}`` (its state; ``?wait=S`` waits up to S seconds
+``POST /api/solve`` (a job), ``POST /api/analyze`` (a solve's analysis, run as a job and answered
+when it ends), ``GET /api/solve/{id}`` (its state; ``?wait=S`` waits up to S seconds
 for it to end), ``DELETE /api/solve/{id}`` or ``POST /api/solve/{id}/cancel`` (cancel it). Every
 answer is a record of ``npuzzle.present`` (``docs/json.md``); every refusal an error record with
 an HTTP status of 4xx (5xx only for a bug, without its traceback).
@@ -32,6 +33,7 @@ from .inputs import (
     CHECK_BOUNDS,
     Bounds,
     RequestError,
+    read_analyze,
     read_board,
     read_goal,
     read_json,
@@ -176,11 +178,26 @@ class Api:
         return _answer(job.record(), 202)
 
     async def analyze(self, request: Request) -> Response:
-        """TEMPORARY (branch ``page``): the stand-in of ``web/standin.py``, replaced at merge."""
-        from .standin import analyze_record
-
+        """A solve's analysis, run as a job in a worker process; answered when it ends."""
         data = await _body(request, self.bounds)
-        return _answer(await run_in_threadpool(analyze_record, data, self.bounds))
+        board = read_board(data, self.bounds)
+        options = read_analyze(data, board, self.bounds)
+        reason = board.unsolvable_reason(options.goal)
+        if reason is not None:
+            return _answer(present.unsolvable_record(board, options.goal, reason), 422)
+        try:
+            job = await run_in_threadpool(self.jobs.submit, options)
+        except BusyError as e:
+            raise RequestError(str(e), 503, "busy") from None
+        while not job.finished:
+            await asyncio.sleep(0.02)
+        if job.state == "done" and job.result is not None:
+            return _answer(job.result)
+        reason = job.reason or job.state
+        if reason.startswith("internal error"):
+            return _answer(present.error_record(reason, "internal-error"), 500)
+        raise RequestError(f"the analysis was not finished: {reason} (the server's limit is "
+                           f"{self.bounds.time_limit:g} s)", 413, "too-large")
 
     async def job(self, request: Request) -> Response:
         job_id = request.path_params["job_id"]
@@ -217,7 +234,7 @@ class Api:
             Route("/api/check", self.check, methods=["POST"]),
             Route("/api/scramble", self.scramble, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
-            Route("/api/analyze", self.analyze, methods=["POST"]),  # TEMPORARY stand-in (web/standin.py)
+            Route("/api/analyze", self.analyze, methods=["POST"]),
             Route("/api/solve/{job_id}", self.job, methods=["GET"]),
             Route("/api/solve/{job_id}", self.cancel, methods=["DELETE"]),
             Route("/api/solve/{job_id}/cancel", self.cancel, methods=["POST"]),

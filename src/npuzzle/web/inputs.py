@@ -23,7 +23,7 @@ from ..arguments import MAX_WEIGHT
 from ..board import GOALS, Board, Goal
 from ..errors import NPuzzleError
 from ..notation import parse_shape, read_entry
-from .jobs import SolveRequest
+from .jobs import AnalyzeRequest, SolveRequest
 
 #: The methods and lower bounds the page may ask for.
 METHODS = ("auto", "idastar", "astar", "beam", "realtime")
@@ -150,3 +150,37 @@ def _whole(query: Mapping[str, str], name: str, low: int, high: int) -> int | No
     if not (text.isascii() and text.isdigit() and len(text) <= 19) or not low <= int(text) <= high:
         raise RequestError(f"{name!r} must be a whole number from {low} to {high:,}")
     return int(text)
+
+
+#: The most moves an analysis request may hold (once repeat counts are expanded), and the most
+#: optimal solutions it may list.
+MAX_ANALYZED_MOVES = 10_000
+MAX_LISTED = 100
+
+
+def read_analyze(data: Mapping[str, Any], board: Board, bounds: Bounds) -> AnalyzeRequest:
+    """An analysis request's moves (replayed here: an illegal one is refused at once, by its
+    number) and options (the position already read as ``board``)."""
+    from ..analysis import moves_of
+    from ..notation import format_position
+
+    text = _text(data, "moves", bounds, "", "the moves: letters with repeat counts, tile numbers or hex digits")
+    convention = _choice(data, "convention", ("tile", "blank"), "tile")
+    try:
+        tiles = moves_of(board, text, convention)
+    except NPuzzleError as e:
+        raise RequestError(str(e), text=text) from None
+    if len(tiles) > MAX_ANALYZED_MOVES:
+        raise RequestError(f"too many moves: the web page analyses at most {MAX_ANALYZED_MOVES:,}", 413, "too-large")
+    return AnalyzeRequest(position=format_position(board), moves=tiles, goal=read_goal(data),
+                          all_optimal=_count(data, "all_optimal", MAX_LISTED),
+                          optimal_from=_count(data, "optimal_from", len(tiles)),
+                          timeout=bounds.time_limit, cells=board.size)
+
+
+def _count(data: Mapping[str, Any], name: str, high: int) -> int:
+    """A whole number from 0 to ``high`` (default 0)."""
+    value = data.get(name, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise RequestError(f"{name!r} must be a whole number from 0 to {high:,}")
+    return value

@@ -65,12 +65,31 @@ class SolveRequest:
         return 0 < self.cells <= CHEAP_CELLS or (self.cells > 0 and self.method == "realtime")
 
 
+@dataclass(frozen=True)
+class AnalyzeRequest:
+    """What an analysis job analyses: the start (rows notation), the moves (tiles pushed, checked
+    already) and the options of ``npuzzle.analyze``."""
+
+    position: str
+    moves: tuple[int, ...]
+    goal: Goal = "standard"
+    all_optimal: int = 0
+    optimal_from: int = 0
+    timeout: float = 30.0
+    cells: int = 0
+
+    @property
+    def cheap(self) -> bool:
+        """Boards of at most ``CHEAP_CELLS`` cells are analysed from a distance table at once."""
+        return 0 < self.cells <= CHEAP_CELLS
+
+
 @dataclass
 class Job:
     """One solve job and what is known of it."""
 
     id: str
-    request: SolveRequest
+    request: SolveRequest | AnalyzeRequest
     state: str = "queued"
     progress: Progress | None = None
     result: dict[str, Any] | None = None
@@ -89,10 +108,29 @@ class BusyError(Exception):
     """Too many jobs are waiting already."""
 
 
-def _solve(job_id: str, request: SolveRequest, conn: Connection) -> tuple[str, str, Any]:
+def _analyze(job_id: str, request: AnalyzeRequest) -> tuple[str, str, Any]:
+    """Run one analysis in the worker: ``("done", id, record)`` or ``("failed", id, reason)``."""
+    from .. import analyze
+    from ..errors import NPuzzleError
+    from ..present.analysis import analysis_record
+
+    try:
+        analysis = analyze(request.position, list(request.moves), goal=request.goal, all_optimal=request.all_optimal,
+                           optimal_from=request.optimal_from, timeout=request.timeout)
+        return "done", job_id, analysis_record(analysis)
+    except NPuzzleError as e:
+        return "failed", job_id, str(e)
+    except Exception as e:  # a bug: named, never a traceback sent to the page
+        return "failed", job_id, f"internal error ({type(e).__name__})"
+
+
+def _solve(job_id: str, request: SolveRequest | AnalyzeRequest, conn: Connection) -> tuple[str, str, Any]:
     """Run one job in the worker: ``("done", id, record)`` or ``("failed", id, reason)``."""
     from .. import solve
     from ..errors import NPuzzleError
+
+    if isinstance(request, AnalyzeRequest):
+        return _analyze(job_id, request)
 
     last = 0.0
 
@@ -223,7 +261,7 @@ class Jobs:
         for worker in workers:
             worker.stop(kill=worker.job is not None)
 
-    def submit(self, request: SolveRequest) -> Job:
+    def submit(self, request: SolveRequest | AnalyzeRequest) -> Job:
         """A new job, queued (``BusyError`` if ``max_queued`` jobs are waiting already)."""
         with self._lock:
             if len(self._queue) >= self._max_queued:
