@@ -331,7 +331,7 @@ class _Ida(_Oracle):
         from .search.idastar import Probe
 
         self.probe = Probe(board.height, board.width, goal, "auto", limit)
-        self.heuristic = self.probe.heuristic
+        self.heuristic = self.probe.heuristic.name
         self.advice = auto_heuristic(board.height, board.width, goal)[1]
 
     def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:

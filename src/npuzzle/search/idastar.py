@@ -309,19 +309,13 @@ class Probe:
 
     def __init__(self, height: int, width: int, goal: Goal = "standard", heuristic: str = "auto",
                  limit: Limit | None = None, pruning: str = "auto") -> None:
-        check_goal(goal)
-        if height * width > MAX_CELLS:
-            raise InvalidBoardError(f"optimal search is limited to boards of at most {MAX_CELLS} cells")
-        if heuristic == "auto":
-            heuristic = auto_heuristic(height, width, goal)[0]
-        self.heuristic = parse(heuristic).name
-        self.goal = goal
-        self.other = other_goal_tables(Board.goal(height, width, goal), goal, self.heuristic)
-        searched: Goal = self.other or goal
-        self.pruning = _pruning(pruning, self.heuristic, height * width)
-        kernel_heuristic(self.heuristic, height, width, searched)  # missing tables fail here
-        _warm(self.heuristic, height, width, searched, self.pruning)
-        self.limit = limit or Limit()
+        problem = prepare(Board.goal(height, width, goal), Request(goal, heuristic, limit, pruning=pruning), "idastar")
+        assert problem.heuristic is not None  # IDA* takes one: prepare resolved it
+        self.heuristic, self.pruning, self.goal = problem.heuristic, problem.pruning, problem.goal
+        self.frame, self.target = problem.frame, problem.target  # the turn onto the tables' goal, if any
+        kernel_heuristic(self.heuristic, height, width, self.target)  # missing tables fail here
+        _warm(self.heuristic, height, width, self.target, self.pruning)
+        self.limit = problem.limit
         self.clock = Clock(self.limit)
         self.stats = Stats()
 
@@ -336,12 +330,13 @@ class Probe:
             return ()
         if bound < 1:
             return None
-        searched, goal = (board.converted(), self.other) if self.other is not None else (board, self.goal)
-        search = _Search(searched, goal, self.heuristic, "korf", self.pruning)
+        frame = self.frame
+        searched = frame.apply(board) if frame is not None else board
+        search = _Search(searched, self.target, self.heuristic, "korf", self.pruning)
         if search.h0 > bound:
             return None
         if came_from is not None:
-            search.root = _arrived(searched, came_from if self.other is None else board.size - 1 - came_from)
+            search.root = _arrived(searched, came_from if frame is None else frame.cells[came_from])
         status, stop, stack, ctl = search.iterate(bound, self.limit, self.clock, self.stats)
         if stop is not None:
             from ..errors import SearchStopped
@@ -350,7 +345,7 @@ class Probe:
         if status != FOUND:
             return None
         moves = tiles_from_cells(searched, stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1])
-        return tuple(board.size - t for t in moves) if self.other is not None else moves
+        return frame.original_tiles(moves) if frame is not None else moves
 
 
 def _arrived(board: Board, came_from: int) -> int:
@@ -359,7 +354,7 @@ def _arrived(board: Board, came_from: int) -> int:
     g = geometry(board.height, board.width, "standard")
     step = next((d for d in range(4) if int(g.nbr[came_from * 4 + d]) == board.blank), None)
     if step is None:
-        raise InvalidBoardError(f"cell {came_from} is not next to the blank")
+        raise InvalidOptionError(f"came_from={came_from}: the cell is not next to the blank")
     return (board.blank * 5 + step + 1) * 5
 
 
