@@ -20,7 +20,7 @@ nor numba; the solvers load them when first used.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,7 @@ from .search.limits import Iteration, Limit, Progress, Solution
 
 if TYPE_CHECKING:
     from .search.split import Executor
+    from .verifier import Move, Verdict
 
 __version__ = "0.1.0"
 
@@ -208,6 +209,30 @@ def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal 
     return _lower_bound(board, heuristic, _goal(goal, board))
 
 
+def verify(position: Board | str, moves: str | Sequence[Move], *, goal: Goal = "standard",
+           shape: Shape | None = None) -> Verdict:
+    """Replay ``moves`` (text in any notation ``npuzzle solve`` prints or reads: letters, tile
+    numbers, hex digits; or a list of tiles, letters or ``Direction`` values) from ``position``:
+    ``status`` is ``"solved"``, ``"illegal"`` (``illegal_index``, from 0, is the first illegal
+    move and ``reason`` says why) or ``"not-solved"`` (``reached`` is the position after the
+    moves); ``optimum`` and ``excess`` (moves beyond it) where the optimum is known or cheap
+    (3x3 from its table, 4x4 by IDA* within ``verifier.OPTIMUM_NODES`` nodes).
+
+    >>> v = verify("1 2 3/4 5 6/0 7 8", "L L")
+    >>> v.status, v.excess
+    ('solved', 0)
+    >>> verify("1 2 3/4 5 6/0 7 8", "L U").reached.tiles
+    (1, 2, 3, 4, 0, 6, 7, 5, 8)
+    >>> verify("1 2 3/4 5 6/0 7 8", [7, 4]).illegal_index
+    1
+    """
+    from .verifier import verify_moves
+
+    check_options({"goal": goal, "shape": shape})
+    board = _board(position, shape)
+    return verify_moves(board, moves, goal)
+
+
 def _board(board: object, shape: Shape | None, limit: object = None) -> Board:
     """A ``Board`` argument, or a position as text read with ``shape``; ``limit`` a ``Limit``."""
     if limit is not None and not isinstance(limit, Limit):
@@ -247,6 +272,7 @@ __all__ = [
     "solve",
     "solve_many",
     "lower_bound",
+    "verify",
     "parse",
     "format",
     "NPuzzleError",
