@@ -221,7 +221,7 @@ def verify(position: Board | str, moves: str | Sequence[Move], *, goal: Goal = "
     >>> v = verify("1 2 3/4 5 6/0 7 8", "L L")
     >>> v.status, v.excess
     ('solved', 0)
-    >>> verify("1 2 3/4 5 6/0 7 8", "L U").reached.tiles
+    >>> verify("1 2 3/4 5 6/0 7 8", "L D").reached.tiles
     (1, 2, 3, 4, 0, 6, 7, 5, 8)
     >>> verify("1 2 3/4 5 6/0 7 8", [7, 4]).illegal_index
     1

@@ -69,7 +69,7 @@ def verify_moves(board: Board, moves: str | Sequence[Move], goal: Goal = "standa
     reached, illegal, reason = board, None, ""
     for i, m in enumerate(given):
         try:
-            reached = reached.move(m) if isinstance(m, int) and not isinstance(m, bool) else reached.push(m)
+            reached = reached.push(m) if isinstance(m, str | Direction) else reached.move(m)
         except IllegalMoveError as e:
             illegal, reason = i, str(e)
             break
