@@ -97,11 +97,17 @@ def chunk_positions(spec: Spec, chunk: int) -> np.ndarray:
     """The tiles (``CHUNK`` x cells, int64) of rows ``chunk * CHUNK`` on (the last two chunks
     are kept: the units of a chunk read it in turn). Do not modify the array."""
     rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(chunk,)))
+    return draw_positions(rng, CHUNK, spec)
+
+
+def draw_positions(rng: np.random.Generator, count: int, spec: Spec) -> np.ndarray:
+    """``count`` positions (rows of tiles, int64) of ``spec``'s shape, goal and source, drawn from
+    ``rng`` (``spec.seed`` is not read)."""
     if spec.walk is not None:
-        boards = Boards(spec.height, spec.width, CHUNK, spec.goal)
-        boards.scramble(spec.walk, rng.integers(0, 1 << 63, CHUNK, dtype=np.uint64))
+        boards = Boards(spec.height, spec.width, count, spec.goal)
+        boards.scramble(spec.walk, rng.integers(0, 1 << 63, count, dtype=np.uint64))
         return boards.tiles.astype(np.int64)
-    tiles = rng.permuted(np.tile(np.arange(spec.cells, dtype=np.int64), (CHUNK, 1)), axis=1)
+    tiles = rng.permuted(np.tile(np.arange(spec.cells, dtype=np.int64), (count, 1)), axis=1)
     _make_solvable(tiles, spec)
     return tiles
 

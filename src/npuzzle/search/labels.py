@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import Board, Goal
+from ..errors import InvalidBoardError
 from .stepper import ACTIONS, action_table
 
 #: Boards of up to this many cells (2x5: 1,814,400 positions) are labelled from a table of every
@@ -161,3 +162,20 @@ def moves_text(mask: int) -> str:
     """The actions of a mask as letters, in the order ``U D L R``: ``moves_text(0b0101) == "UL"``."""
     return "".join(ch for a, ch in enumerate(ACTIONS) if mask >> a & 1)
 
+
+
+def distances(tiles: np.ndarray, height: int, width: int, goal: Goal = "standard") -> np.ndarray:
+    """The optimal distance of each row of ``tiles`` (int64): from the exact table on boards of up
+    to ``EXACT_TABLE_CELLS`` cells, else by IDA* (boards of up to ``OPTIMAL_CELLS`` cells)."""
+    cells = height * width
+    tiles = np.ascontiguousarray(tiles, dtype=np.int64).reshape(-1, cells)
+    if cells <= EXACT_TABLE_CELLS:
+        return _from_table(tiles, height, width, goal).distance
+    if cells > OPTIMAL_CELLS:
+        raise InvalidBoardError(f"exact distances are found on boards of at most {OPTIMAL_CELLS} cells, "
+                                f"not {height}x{width}")
+    from .idastar import optimal_lengths
+
+    boards = [Board(height, width, tuple(row)) for row in tiles.tolist()]
+    return np.array(optimal_lengths(boards, goal=goal, heuristic=method_for(height, width, goal).split("/", 1)[1])[0],
+                    dtype=np.int64)
