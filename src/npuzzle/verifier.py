@@ -56,6 +56,11 @@ class Verdict:
         return self.status == SOLVED
 
     @property
+    def solvable(self) -> bool:
+        """Whether the goal can be reached from the start at all."""
+        return self.board.is_solvable(self.goal)
+
+    @property
     def excess(self) -> int | None:
         return None if self.optimum is None or not self.solved else self.played - self.optimum
 

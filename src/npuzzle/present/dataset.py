@@ -18,12 +18,60 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import SCHEMA_VERSION, count_text, times_text
 
-if TYPE_CHECKING:
-    from ..dataset import Spec, Summary
+
+class Spec(Protocol):
+    """A data set's parameters (``dataset.Spec``)."""
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def walk(self) -> int | None: ...
+
+    @property
+    def goal(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
+
+
+class Summary(Protocol):
+    """What a run did (``dataset.Summary``)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def new(self) -> int: ...
+
+    @property
+    def method(self) -> str: ...
+
+    @property
+    def wall_seconds(self) -> float: ...
+
+    @property
+    def cpu_seconds(self) -> float: ...
+
+    @property
+    def jobs(self) -> int: ...
+
+    @property
+    def optimal(self) -> bool: ...
+
 
 RECORD = "labelled-position"
 #: The fields that a run resumes only if they agree (the data set's parameters).

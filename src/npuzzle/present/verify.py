@@ -24,6 +24,8 @@ def _move_text(move: object) -> str:
 
 
 def _optimum_text(verdict: Verdict) -> str:
+    if not verdict.solvable:
+        return "the goal cannot be reached from this position: 'npuzzle check' says why"
     if verdict.optimum is None:
         return "the optimum is not known (boards of up to 16 cells only, within a node budget)"
     return f"the optimum is {verdict.optimum}, by {verdict.optimum_by}"
@@ -51,7 +53,8 @@ def verify_record(verdict: Verdict) -> dict[str, Any]:
     position reached, the optimum and the excess."""
     index = verdict.illegal_index
     return {**_record("verify"), **position_fields(verdict.board), "goal": goal_text(verdict.goal),
-            "position": format_position(verdict.board), "status": verdict.status, "moves": len(verdict.moves),
+            "position": format_position(verdict.board), "status": verdict.status, "solvable": verdict.solvable,
+            "moves": len(verdict.moves),
             "played": verdict.played, "illegal_index": index,
             "illegal_move": None if index is None else _move_text(verdict.moves[index]),
             "reason": verdict.reason or None, "reached": list(verdict.reached.tiles),
