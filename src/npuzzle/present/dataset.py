@@ -101,12 +101,12 @@ def head_fields(spec: Spec) -> dict[str, Any]:
 def row_record(spec: Spec, index: int, tiles: Sequence[int], distance: int, moves: int, lower_bound: int,
                length: int, labelled_by: str) -> dict[str, Any]:
     """One labelled position: ``distance`` -1 means not known (then ``optimal_moves`` is null and
-    ``lower_bound`` and ``length`` bracket the distance)."""
+    ``lower_bound`` and ``length`` bracket the distance); ``length`` -1: no solution found (null)."""
     known = distance >= 0
     return {"schema_version": SCHEMA_VERSION, "record": RECORD, "index": index, **head_fields(spec),
             "tiles": [int(t) for t in tiles], "distance": distance if known else None,
             "optimal_moves": moves_letters(moves) if known else None, "lower_bound": lower_bound,
-            "length": length, "optimal": known, "labelled_by": labelled_by}
+            "length": length if length >= 0 else None, "optimal": known, "labelled_by": labelled_by}
 
 
 def row_prefix(spec: Spec) -> tuple[str, str]:
@@ -124,7 +124,7 @@ def row_line(spec: Spec, index: int, tiles: Sequence[int], distance: int, moves:
     else:
         label = '"distance":null,"optimal_moves":null'
     return (f'{start}{index}{middle}{",".join(map(str, tiles))}],{label},"lower_bound":{lower_bound},'
-            f'"length":{length},"optimal":{"true" if distance >= 0 else "false"},"labelled_by":"{labelled_by}"}}')
+            f'"length":{length if length >= 0 else "null"},"optimal":{"true" if distance >= 0 else "false"},"labelled_by":"{labelled_by}"}}')
 
 
 def summary_text(summary: Summary) -> str:

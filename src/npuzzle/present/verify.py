@@ -49,14 +49,17 @@ def verify_text(verdict: Verdict) -> str:
 
 
 def verify_record(verdict: Verdict) -> dict[str, Any]:
-    """The ``verify`` record: the start, the status, the moves played, the illegal move, the
-    position reached, the optimum and the excess."""
+    """The ``verify`` record: the start, the status, the moves given and played, the illegal
+    move (and ``reason``, only then), the position reached, the optimum (only where known) and
+    the excess."""
     index = verdict.illegal_index
-    return {**_record("verify"), **position_fields(verdict.board), "goal": goal_text(verdict.goal),
-            "position": format_position(verdict.board), "status": verdict.status, "solvable": verdict.solvable,
-            "moves": len(verdict.moves),
-            "played": verdict.played, "illegal_index": index,
-            "illegal_move": None if index is None else _move_text(verdict.moves[index]),
-            "reason": verdict.reason or None, "reached": list(verdict.reached.tiles),
-            "reached_position": format_position(verdict.reached), "optimum": verdict.optimum,
-            "optimum_by": verdict.optimum_by or None, "excess": verdict.excess}
+    record = {**_record("verify"), **position_fields(verdict.board), "goal": goal_text(verdict.goal),
+              "position": format_position(verdict.board), "status": verdict.status, "solvable": verdict.solvable,
+              "length": len(verdict.moves), "played": verdict.played, "illegal_index": index,
+              "illegal_move": None if index is None else _move_text(verdict.moves[index])}
+    if verdict.reason:
+        record["reason"] = verdict.reason
+    record |= {"reached": list(verdict.reached.tiles), "reached_position": format_position(verdict.reached)}
+    if verdict.optimum is not None:
+        record |= {"optimum": verdict.optimum, "optimum_by": verdict.optimum_by}
+    return record | {"excess": verdict.excess}

@@ -43,7 +43,7 @@ class Labels:
     distance: np.ndarray  # the optimal distance, or -1 where not known
     moves: np.ndarray  # mask of the optimal first actions (bit a: ACTIONS[a]); 0 where not known
     lower_bound: np.ndarray  # a proven lower bound (= distance where known)
-    length: np.ndarray  # the length of a solution found (= distance where known)
+    length: np.ndarray  # the length of a solution found (= distance where known; -1: none found)
     method: str  # what labelled them: "bfs-table", "idastar/HEURISTIC", "beam", "realtime"
 
     @property
@@ -152,7 +152,7 @@ def _near_optimal(tiles: np.ndarray, height: int, width: int, goal: Goal) -> Lab
         board = Board(height, width, tuple(row.tolist()))
         sol = solve(board, goal=goal, method=method, limit=Limit(max_nodes=NEAR_OPTIMAL_NODES))
         lows.append(max(sol.lower_bound, lower_bound(board, "auto", goal)))
-        lengths.append(sol.length)
+        lengths.append(-1 if sol.length is None else sol.length)
     unknown = np.full(len(tiles), -1, np.int64)
     return Labels(unknown, np.zeros(len(tiles), np.int64), np.array(lows, np.int64), np.array(lengths, np.int64),
                   method)
