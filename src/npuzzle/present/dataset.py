@@ -123,8 +123,10 @@ def row_line(spec: Spec, index: int, tiles: Sequence[int], distance: int, moves:
         label = f'"distance":{distance},"optimal_moves":"{moves_letters(moves)}"'
     else:
         label = '"distance":null,"optimal_moves":null'
+    found = length if length >= 0 else "null"
+    optimal = "true" if distance >= 0 else "false"
     return (f'{start}{index}{middle}{",".join(map(str, tiles))}],{label},"lower_bound":{lower_bound},'
-            f'"length":{length if length >= 0 else "null"},"optimal":{"true" if distance >= 0 else "false"},"labelled_by":"{labelled_by}"}}')
+            f'"length":{found},"optimal":{optimal},"labelled_by":"{labelled_by}"}}')
 
 
 def summary_text(summary: Summary) -> str:
