@@ -183,3 +183,35 @@ def test_command_line(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["dataset", "--shape", "2x3", "--count", "10", "--seed", "1", "--out", str(out), "--walk", "-3"])
     assert stop.value.code == 2
+
+
+def test_a_killed_run_leaves_no_output_and_is_resumed(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "k.jsonl"
+    part = part_path(out)
+    argv = [sys.executable, "-m", "npuzzle", "dataset", "--shape", "4x4", "--count", "5000", "--seed", "9",
+            "--walk", "8", "--out", str(out), "-q"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and child.poll() is None:
+            if part.exists() and part.stat().st_size > 30_000:
+                break
+            time.sleep(0.05)
+        assert child.poll() is None, "the run ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait()
+    assert not out.exists() and part.exists()
+    kept = len(_lines(part))
+    summary = write(Spec(4, 4, seed=9, walk=8), 5000, out, progress=False)
+    assert not part.exists() and summary.new >= 5000 - kept
+    fresh = tmp_path / "fresh.jsonl"
+    write(Spec(4, 4, seed=9, walk=8), 5000, fresh, progress=False)
+    assert out.read_bytes() == fresh.read_bytes()
