@@ -160,6 +160,17 @@ def test_resume_refuses_another_data_set_or_a_smaller_count(tmp_path):
         write(Spec(3, 3, seed=1), 50, out, progress=False)
 
 
+def test_a_file_that_is_no_data_set_is_refused_not_overwritten(tmp_path, capsys):
+    mine = tmp_path / "notes.jsonl"
+    mine.write_text("my notes\n")
+    with pytest.raises(InvalidOptionError, match="not a row of a data set"):
+        write(Spec(3, 3, seed=1), 10, mine, progress=False)
+    assert mine.read_text() == "my notes\n" and not part_path(mine).exists()
+    assert main(["dataset", "--shape", "3x3", "--count", "5", "--seed", "1", "--out",
+                 str(tmp_path / "missing" / "x.jsonl")]) == 1
+    assert "cannot write" in capsys.readouterr().err
+
+
 def test_parquet_holds_the_same_rows_and_resumes(tmp_path):
     pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
@@ -168,6 +179,9 @@ def test_parquet_holds_the_same_rows_and_resumes(tmp_path):
     write(spec, 1500, tmp_path / "d.jsonl", progress=False)
     write(spec, 700, tmp_path / "d.parquet", progress=False)
     write(spec, 1500, tmp_path / "d.parquet", progress=False)
+    (tmp_path / "bad.parquet").write_text("no parquet")
+    with pytest.raises(InvalidOptionError, match="not a Parquet data set"):
+        write(spec, 10, tmp_path / "bad.parquet", progress=False)
     rows = pq.read_table(tmp_path / "d.parquet").to_pylist()
     assert rows == [json.loads(line) for line in _lines(tmp_path / "d.jsonl")]
     for row in rows[:50]:

@@ -17,6 +17,7 @@ written beside it and renamed. A rerun reads ``FILE.part`` (up to its last compl
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import resource
@@ -30,7 +31,7 @@ import numpy as np
 from . import tables as store
 from .board import Board, Goal, check_goal
 from .errors import InvalidOptionError, NPuzzleError
-from .present import SCHEMA_VERSION
+from .present import SCHEMA_VERSION, write_error_text
 from .present.dataset import COLUMNS, PARAMETERS, RECORD, head_fields, resume_mismatch_text, row_line, row_prefix
 from .search import labels
 from .search.stepper import Boards, check_stepper_shape
@@ -230,32 +231,39 @@ def part_path(path: Path) -> Path:
 
 
 def existing_rows(path: Path, spec: Spec) -> list[str]:
-    """The rows an earlier run left: ``FILE.part``'s complete lines, else ``FILE``'s rows; each
-    checked to belong to this data set, in order."""
+    """The rows an earlier run left: ``FILE.part``'s complete lines (an interrupted last line
+    dropped), else ``FILE``'s rows; each checked to belong to this data set, in order. A ``FILE``
+    that is not such a data set is refused, never overwritten."""
     part = part_path(path)
-    if part.exists():
-        lines = _complete_lines(part)
-    elif not path.exists():
-        return []
-    elif path.suffix == ".parquet":
-        lines = _parquet_lines(path)
-    else:
-        lines = _complete_lines(path)
+    try:
+        if part.exists():
+            lines = _complete_lines(part, partial=True)
+        elif not path.exists():
+            return []
+        elif path.suffix == ".parquet":
+            lines = _parquet_lines(path)
+        else:
+            lines = _complete_lines(path, partial=False)
+    except OSError as e:
+        raise NPuzzleError(f"cannot read {e.filename or path}: {e.strerror or e}") from None
     _check_rows(lines, path, spec)
     return lines
 
 
-def _complete_lines(path: Path) -> list[str]:
-    """Every line up to the first that is not a whole JSON object (an interrupted write)."""
+def _complete_lines(path: Path, partial: bool) -> list[str]:
+    """Every line, each a JSON object; in a ``partial`` file (``FILE.part``), up to the first that
+    is not (a write cut short), elsewhere a line that is not refuses the file."""
     out = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.endswith("\n"):
-                break
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
             try:
-                json.loads(line)
+                whole = line.endswith("\n") and isinstance(json.loads(line), dict)
             except ValueError:
-                break
+                whole = False
+            if not whole:
+                if partial:
+                    break
+                raise InvalidOptionError(f"{path}, line {number}: not a row of a data set; give another --out")
             out.append(line.rstrip("\n"))
     return out
 
@@ -275,8 +283,15 @@ def _check_rows(lines: list[str], path: Path, spec: Spec) -> None:
 
 def _parquet_lines(path: Path) -> list[str]:
     """A Parquet data set's rows as JSON lines."""
-    pyarrow = _pyarrow()
-    rows = pyarrow.parquet.read_table(path).to_pylist()  # type: ignore[attr-defined]
+    _pyarrow()
+    import pyarrow.parquet as pq
+
+    try:
+        rows = pq.read_table(path).to_pylist()
+    except OSError:
+        raise
+    except Exception as e:  # pyarrow's errors of a file that is no Parquet file
+        raise InvalidOptionError(f"{path} is not a Parquet data set ({e}); give another --out") from None
     return [json.dumps(row, separators=(",", ":")) for row in rows]
 
 
@@ -286,7 +301,7 @@ def _write_parquet(part: Path, path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    rows = [json.loads(line) for line in _complete_lines(part)]
+    rows = [json.loads(line) for line in _complete_lines(part, partial=False)]
     types = {"int": pa.int64(), "str": pa.string(), "bool": pa.bool_(), "ints": pa.list_(pa.int64())}
     schema = pa.schema([(name, types[kind]) for name, kind in COLUMNS])
     table = pa.table({name: [r[name] for r in rows] for name, _ in COLUMNS}, schema=schema)
@@ -302,9 +317,9 @@ def write(spec: Spec, count: int, path: str | Path, *, jobs: int = 1, progress: 
     """Write (or complete) the data set of ``count`` rows of ``spec`` at ``path`` (``.jsonl`` or
     ``.parquet``), with ``jobs`` processes (0: every core); a bar on stderr if ``progress`` and
     stderr is a terminal."""
-    from .cluster import workers
-
     check_spec(spec)
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_ROWS:
+        raise InvalidOptionError(f"{count!r} positions: a data set holds from 1 to {MAX_ROWS:,}")
     out = check_output(path)
     clock = (time.monotonic(), _cpu())
     lines = existing_rows(out, spec)
@@ -314,23 +329,39 @@ def write(spec: Spec, count: int, path: str | Path, *, jobs: int = 1, progress: 
     part = part_path(out)
     if len(lines) == count and not part.exists():
         return _summary(out, count, 0, spec, clock, jobs)
-    _restart(part, lines)
-    labels.prepare(spec.height, spec.width, spec.goal)  # before the workers fork: they share it
-    todo = list(units(spec, len(lines), count))
-    with open(part, "a", encoding="utf-8") as f, store.progress(count - len(lines), f"dataset {out.name}",
-                                                                  progress) as bar, workers(jobs) as executor:
-        done = map(label_unit, todo) if executor is None else executor.imap(label_unit, todo)
-        for rows in done:
-            f.write("\n".join(rows) + "\n")
-            f.flush()
-            bar.advance(len(rows))
-        os.fsync(f.fileno())
-    if out.suffix == ".parquet":
-        _write_parquet(part, out)
-        part.unlink()
-    else:
-        os.replace(part, out)
+    try:
+        _restart(part, lines)
+        _label_into(part, spec, len(lines), count, jobs, progress)
+        if out.suffix == ".parquet":
+            _write_parquet(part, out)
+            part.unlink()
+        else:
+            os.replace(part, out)
+    except OSError as e:
+        raise NPuzzleError(write_error_text(e, str(out))) from None
     return _summary(out, count, count - len(lines), spec, clock, jobs)
+
+
+#: The most rows of a data set.
+MAX_ROWS = 10**10
+#: Units of work handed to the workers at a time (so a huge count is never listed whole).
+WINDOW = 256
+
+
+def _label_into(part: Path, spec: Spec, start: int, count: int, jobs: int, progress: bool) -> None:
+    """Append rows ``start..count-1`` to ``part``, flushed unit by unit, in order."""
+    from .cluster import workers
+
+    labels.prepare(spec.height, spec.width, spec.goal)  # before the workers fork: they share it
+    todo = units(spec, start, count)
+    with open(part, "a", encoding="utf-8") as f, store.progress(count - start, f"dataset {part.name}",
+                                                                  progress) as bar, workers(jobs) as executor:
+        while batch := list(itertools.islice(todo, WINDOW)):
+            for rows in map(label_unit, batch) if executor is None else executor.imap(label_unit, batch):
+                f.write("\n".join(rows) + "\n")
+                f.flush()
+                bar.advance(len(rows))
+        os.fsync(f.fileno())
 
 
 def _restart(part: Path, lines: list[str]) -> None:
