@@ -31,13 +31,15 @@ def _optimal_moves(board: Board, dist: dict[tuple[int, ...], int]) -> str:
     return out
 
 
-@pytest.mark.parametrize("shape", [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (2, 5)])
-def test_table_labels_are_bfs_distances_and_moves(shape):
+@pytest.mark.parametrize("shape, goal", [((2, 2), "standard"), ((2, 3), "standard"), ((3, 2), "standard"),
+                                         ((2, 4), "standard"), ((4, 2), "standard"), ((3, 3), "standard"),
+                                         ((2, 5), "standard"), ((3, 3), "blank-first"), ((2, 4), "blank-first")])
+def test_table_labels_are_bfs_distances_and_moves(shape, goal):
     h, w = shape
-    dist = bfs_distances(h, w)
+    dist = bfs_distances(h, w, goal)
     states = list(dist)
     sample = states if len(states) <= 20_000 else [states[i] for i in range(0, len(states), len(states) // 5000)]
-    lab = labels.label(np.array(sample), h, w)
+    lab = labels.label(np.array(sample), h, w, goal)
     assert lab.method == "bfs-table" and lab.optimal
     assert lab.distance.tolist() == [dist[s] for s in sample]
     for i, s in enumerate(sample[:3000]):
