@@ -60,7 +60,7 @@ def method_for(height: int, width: int, goal: Goal = "standard") -> str:
         from ..heuristics.registry import auto_heuristic
 
         return f"idastar/{auto_heuristic(height, width, goal)[0]}"
-    from . import AUTO_BEAM_CELLS
+    from .problem import AUTO_BEAM_CELLS
 
     return "beam" if cells <= AUTO_BEAM_CELLS else "realtime"
 
@@ -145,15 +145,18 @@ def _by_idastar(tiles: np.ndarray, height: int, width: int, goal: Goal) -> Label
 
 
 def _near_optimal(tiles: np.ndarray, height: int, width: int, goal: Goal) -> Labels:
-    from . import lower_bound, solve
+    from ..heuristics.registry import first_bound
     from .limits import Limit
+    from .problem import prepare, run
+    from .registry import Request
 
     lows, lengths = [], []
     method = method_for(height, width, goal)
+    request = Request(goal=goal, limit=Limit(max_nodes=NEAR_OPTIMAL_NODES))
     for row in tiles:
         board = Board(height, width, tuple(row.tolist()))
-        sol = solve(board, goal=goal, method=method, limit=Limit(max_nodes=NEAR_OPTIMAL_NODES))
-        lows.append(max(sol.lower_bound, lower_bound(board, "auto", goal)))
+        sol = run(prepare(board, request, method))
+        lows.append(max(sol.lower_bound, first_bound(board, goal, "auto")[1]))
         lengths.append(-1 if sol.length is None else sol.length)
     unknown = np.full(len(tiles), -1, np.int64)
     return Labels(unknown, np.zeros(len(tiles), np.int64), np.array(lows, np.int64), np.array(lengths, np.int64),
