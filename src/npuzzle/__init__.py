@@ -43,6 +43,7 @@ from .search.limits import Iteration, Limit, Progress, Solution
 if TYPE_CHECKING:
     from .analysis import Analysis
     from .search.split import Executor
+    from .verifier import Move, Verdict
 
 __version__ = "0.1.0"
 
@@ -253,6 +254,30 @@ def analyze(
                     optimal_from=optimal_from, timeout=timeout)
 
 
+def verify(position: Board | str, moves: str | Sequence[Move], *, goal: Goal = "standard",
+           shape: Shape | None = None) -> Verdict:
+    """Replay ``moves`` (text in any notation ``npuzzle solve`` prints or reads: letters, tile
+    numbers, hex digits; or a list of tiles, letters or ``Direction`` values) from ``position``:
+    ``status`` is ``"solved"``, ``"illegal"`` (``illegal_index``, from 0, is the first illegal
+    move and ``reason`` says why) or ``"not-solved"`` (``reached`` is the position after the
+    moves); ``optimum`` and ``excess`` (moves beyond it) where the optimum is known or cheap
+    (3x3 from its table, 4x4 by IDA* within ``verifier.OPTIMUM_NODES`` nodes).
+
+    >>> v = verify("1 2 3/4 5 6/0 7 8", "L L")
+    >>> v.status, v.excess
+    ('solved', 0)
+    >>> verify("1 2 3/4 5 6/0 7 8", "L D").reached.tiles
+    (1, 2, 3, 4, 0, 6, 7, 5, 8)
+    >>> verify("1 2 3/4 5 6/0 7 8", [7, 4]).illegal_index
+    1
+    """
+    from .verifier import verify_moves
+
+    check_options({"goal": goal, "shape": shape})
+    board = _board(position, shape)
+    return verify_moves(board, moves, goal)
+
+
 def _board(board: object, shape: Shape | None, limit: object = None) -> Board:
     """A ``Board`` argument, or a position as text read with ``shape``; ``limit`` a ``Limit``."""
     if limit is not None and not isinstance(limit, Limit):
@@ -293,6 +318,7 @@ __all__ = [
     "solve_many",
     "lower_bound",
     "analyze",
+    "verify",
     "parse",
     "format",
     "NPuzzleError",

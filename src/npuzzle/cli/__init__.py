@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 #: The commands in the order of the help; each is the module ``cmd_<name>`` of this package.
-_COMMANDS = ("solve", "analyze", "check", "scramble", "knuth", "bench", "warmup", "stats", "tables", "serve")
+_COMMANDS = ("solve", "analyze", "check", "verify", "scramble", "knuth", "bench", "warmup", "stats", "tables",
+             "dataset", "serve")
 
 
 def _command(name: str) -> tuple[Callable[[Subparsers], None], Callable[[argparse.Namespace], int]]:
