@@ -89,6 +89,16 @@ class Bounds(NamedTuple):
     mirror: np.ndarray  # each cell's mirror image
 
 
+class Grid(NamedTuple):
+    """One board shape and goal as the A* and beam kernels read it (``geometry.Geometry``'s)."""
+
+    home: np.ndarray  # goal cell of each tile
+    md: np.ndarray  # md[cell * n + tile]: Manhattan distance of the tile at the cell
+    nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches by step d, or -1
+    width: int
+    height: int
+
+
 class Lines(NamedTuple):
     """Linear conflict's arrays: codes, tables, and the current row and column keys."""
 
