@@ -437,78 +437,7 @@ def _child_value(heur, grid, cells, ucells, blank, q, comp):
     return hc
 
 
-class Scratch(NamedTuple):
-    """``astar_slice``'s work arrays for one expansion: the parent's board (as int64 and as
-    uint64), its components, the patterns' tile lists (``_pattern_orders``), the line-conflict
-    scratch, and the children's packed positions, values and blank steps."""
-
-    cells: np.ndarray
-    ucells: np.ndarray
-    comp: np.ndarray
-    where: np.ndarray
-    order: np.ndarray
-    start: np.ndarray
-    seq: np.ndarray
-    lis: np.ndarray
-    child_keys: np.ndarray
-    child_h: np.ndarray
-    child_d: np.ndarray
-
-
-@njit
-def _scratch(heur, grid, nwords):
-    n = grid.width * grid.height
-    side = max(grid.width, grid.height)
-    order, start = _pattern_orders(heur.mode, heur.bnd, n, heur.columns)
-    return Scratch(np.empty(n, np.int64), np.empty(n, np.uint64), np.zeros(heur.columns, np.int64),
-                   np.zeros(n, np.int64), order, start, np.empty(side, np.int64), np.empty(side, np.int64),
-                   np.empty((4, nwords), np.int64), np.empty(4, np.int64), np.empty(4, np.int64))
-
-
-@njit
-def _children(heur, grid, bits, keys, i, came, h, s):
-    """Unpack node ``i`` (heuristic value ``h``, reached by blank step ``came``, ROOT at the
-    root) and put its children, all but the one undoing that step, into ``s.child_keys``,
-    ``s.child_h`` and ``s.child_d``; return how many, or -1 if the heuristic is found not
-    consistent (see the module docstring)."""
-    mode, home, md, nbr, width, height = heur.mode, grid.home, grid.md, grid.nbr, grid.width, grid.height
-    n = width * height
-    nwords = keys.shape[1]
-    cells, ucells, comp, child_keys = s.cells, s.ucells, s.comp, s.child_keys
-    use_lc = (mode & LC) != 0
-    extended = (mode & EXTENDED) != 0
-    reopen = (mode & PDB) != 0
-    blank = _unpack(keys, i, bits, n, cells)
-    if extended:
-        for c in range(n):
-            ucells[c] = cells[c]
-        if _components(heur, grid, cells, comp, s.where, s.order, s.start) != h:
-            return -1
-    nc = 0
-    for d in range(4):
-        q = nbr[blank * 4 + d]
-        if q < 0 or (came != ROOT and d == 3 - came):
-            continue
-        tile = cells[q]
-        if extended:
-            hc = _child_value(heur, grid, cells, ucells, blank, q, comp)
-        else:
-            hc = h + md[blank * n + tile] - md[q * n + tile]
-            if use_lc:
-                hc += 2 * _conflict_change(cells, home, width, height, blank, q, tile, d, s.seq, s.lis)
-        if (hc != h + 1 and hc != h - 1) if not reopen else ((hc ^ h) & 1) == 0:
-            return -1
-        for w in range(nwords):
-            child_keys[nc, w] = keys[i, w]
-        _set_cell(child_keys, nc, blank, tile, bits, n)
-        _set_cell(child_keys, nc, q, 0, bits, n)
-        s.child_h[nc] = hc
-        s.child_d[nc] = d
-        nc += 1
-    return nc
-
-
-@njit
+@njit(inline=True)
 def _probe(keys, table, child_keys, c):
     """The table slot of the packed position ``child_keys[c]`` and the arena node there (the
     live copy of that position), or the free slot it would take and -1."""
@@ -540,22 +469,27 @@ def astar_slice(grid, heur, bits, num, den, arena, ctl, budget):
     per cell of a packed position; ``num / den``: the weight; ``arena``: the ``Arena``; ``ctl``:
     the scalars (``C_*``)."""
     keys, g, parent, info, link, table, heads, counts = arena
-    cap = g.shape[0]
-    pmax = heads.shape[0]
-    gmax = heads.shape[1]
-    nodes = ctl[C_NODES]
-    open_n = ctl[C_OPEN]
-    cur_p = ctl[C_P]
-    cur_g = ctl[C_G]
-    generated = ctl[C_GENERATED]
-    expanded = ctl[C_EXPANDED]
-    bound = ctl[C_BOUND]
+    mode, home, md, nbr, width, height = heur.mode, grid.home, grid.md, grid.nbr, grid.width, grid.height
+    n = width * height
+    nwords = keys.shape[1]
+    cap, (pmax, gmax) = g.shape[0], heads.shape
+    nodes, open_n, cur_p, cur_g = ctl[C_NODES], ctl[C_OPEN], ctl[C_P], ctl[C_G]
+    generated, expanded, bound, reopened = ctl[C_GENERATED], ctl[C_EXPANDED], ctl[C_BOUND], ctl[C_REOPENED]
     parity = ctl[C_PARITY]
-    reopened = ctl[C_REOPENED]
     stop_at = generated + budget
-    reopen = (heur.mode & PDB) != 0
-    s = _scratch(heur, grid, keys.shape[1])
-    child_keys, child_h, child_d = s.child_keys, s.child_h, s.child_d
+    use_lc = (mode & LC) != 0
+    extended = (mode & EXTENDED) != 0
+    reopen = (mode & PDB) != 0
+    cells = np.empty(n, np.int64)
+    ucells = np.empty(n, np.uint64)
+    comp = np.zeros(heur.columns, np.int64)
+    where = np.zeros(n, np.int64)
+    order, start = _pattern_orders(mode, heur.bnd, n, heur.columns)
+    child_keys = np.empty((4, nwords), np.int64)
+    child_h = np.empty(4, np.int64)
+    child_d = np.empty(4, np.int64)
+    seq = np.empty(max(width, height), np.int64)
+    lis = np.empty(max(width, height), np.int64)
     status = EXHAUSTED
     while True:
         if open_n == 0:
@@ -584,7 +518,37 @@ def astar_slice(grid, heur, bits, num, den, arena, ctl, budget):
             ctl[C_GOAL] = i
             status = FOUND
             break
-        nc = _children(heur, grid, bits, keys, i, info[i] & DIRECTION, h, s)
+        blank = _unpack(keys, i, bits, n, cells)
+        if extended:
+            for c in range(n):
+                ucells[c] = cells[c]
+            raw = _components(heur, grid, cells, comp, where, order, start)
+            if raw != h:
+                status = INCONSISTENT
+                break
+        came = info[i] & DIRECTION
+        nc = 0
+        for d in range(4):
+            q = nbr[blank * 4 + d]
+            if q < 0 or (came != ROOT and d == 3 - came):
+                continue
+            tile = cells[q]
+            if extended:
+                hc = _child_value(heur, grid, cells, ucells, blank, q, comp)
+            else:
+                hc = h + md[blank * n + tile] - md[q * n + tile]
+                if use_lc:
+                    hc += 2 * _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis)
+            if (hc != h + 1 and hc != h - 1) if not reopen else ((hc ^ h) & 1) == 0:
+                nc = -1
+                break
+            for w in range(nwords):
+                child_keys[nc, w] = keys[i, w]
+            _set_cell(child_keys, nc, blank, tile, bits, n)
+            _set_cell(child_keys, nc, q, 0, bits, n)
+            child_h[nc] = hc
+            child_d[nc] = d
+            nc += 1
         if nc < 0:
             status = INCONSISTENT
             break
@@ -621,7 +585,7 @@ def astar_slice(grid, heur, bits, num, den, arena, ctl, budget):
             k = nodes
             nodes += 1
             table[slot] = k
-            for w in range(keys.shape[1]):
+            for w in range(nwords):
                 keys[k, w] = child_keys[c, w]
             g[k] = gc
             parent[k] = i
@@ -634,14 +598,8 @@ def astar_slice(grid, heur, bits, num, den, arena, ctl, budget):
             if p < cur_p or (p == cur_p and gc > cur_g):
                 cur_p = p
                 cur_g = gc
-    ctl[C_NODES] = nodes
-    ctl[C_OPEN] = open_n
-    ctl[C_P] = cur_p
-    ctl[C_G] = cur_g
-    ctl[C_GENERATED] = generated
-    ctl[C_EXPANDED] = expanded
-    ctl[C_BOUND] = bound
-    ctl[C_REOPENED] = reopened
+    ctl[C_NODES], ctl[C_OPEN], ctl[C_P], ctl[C_G] = nodes, open_n, cur_p, cur_g
+    ctl[C_GENERATED], ctl[C_EXPANDED], ctl[C_BOUND], ctl[C_REOPENED] = generated, expanded, bound, reopened
     return status
 
 

@@ -121,26 +121,12 @@ def _find(table, mask, key):
     return -1 - np.int64(slot)
 
 
-@njit
-def _layer(width, n, lines, pcols):
-    return Layer(np.empty((width, n), np.uint16), np.empty(width, np.int64), np.empty(width, np.int64),
-                 np.empty(width, np.int64), np.empty((width, lines), np.int8), np.empty(width, np.int64),
-                 np.empty(width, np.int64), np.empty(width, np.uint64), np.empty(width, np.int64),
-                 np.empty((width, pcols), np.int64))
-
-
-@njit
-def _kids(cands):
-    return Kids(np.empty(cands, np.int64), np.empty(cands, np.int64), np.empty(cands, np.int64),
-                np.empty(cands, np.int64), np.empty(cands, np.int64), np.empty(cands, np.int64),
-                np.empty(cands, np.uint64), np.empty(cands, np.int64), np.empty((cands, 2), np.int64),
-                np.empty((cands, 8), np.int64), np.empty(cands, np.int64))
-
-
-@njit
-def _first(start, grid, aim, pat, cur, seq, lis):
+@njit(inline=True)
+def _first(start, grid, aim, comp, cur, seq, lis):
     """Put ``start`` as the only board of ``cur``; return its target tiles' distance (0: goal)."""
     home, md, width, height = grid.home, grid.md, grid.width, grid.height
+    zobrist, weight, target = aim.zobrist, aim.weight, aim.target
+    boards, blank, md_, lc, lines, wd, left_, z_, last, pc = cur
     n = width * height
     z = np.uint64(0)
     total = 0
@@ -148,31 +134,31 @@ def _first(start, grid, aim, pat, cur, seq, lis):
     left = 0
     for c in range(n):
         t = start[c]
-        cur.boards[0, c] = t
-        z ^= aim.zobrist[t * n + c]
+        boards[0, c] = t
+        z ^= zobrist[t * n + c]
         if t == 0:
-            cur.blank[0] = c
+            blank[0] = c
         else:
             d = md[c * n + t]
             total += d
-            weighted += aim.weight[t] * d
-            if aim.target[t]:
+            weighted += weight[t] * d
+            if target[t]:
                 left += d
     use_lc = aim.prune or aim.lc_weight > 0  # else the conflicts are neither ranked by nor bounded with
-    cur.md[0] = total
+    md_[0] = total
     conflicts = 0
     for line in range(height + width):
-        here = line_conflicts(start, home, width, height, line if line < height else line - height, line < height,
+        here = line_conflicts(boards[0], home, width, height, line if line < height else line - height, line < height,
                               seq, lis) if use_lc else 0
-        cur.lines[0, line] = here
+        lines[0, line] = here
         conflicts += here
-    cur.lc[0] = conflicts
-    cur.wd[0] = weighted
-    cur.left[0] = left
-    cur.z[0] = z
-    cur.last[0] = -1
-    for j in range(pat.comp.shape[0]):
-        cur.pc[0, j] = pat.comp[j]
+    lc[0] = conflicts
+    wd[0] = weighted
+    left_[0] = left
+    z_[0] = z
+    last[0] = -1
+    for j in range(comp.shape[0]):
+        pc[0, j] = comp[j]
     return left
 
 
@@ -194,7 +180,10 @@ def _expand(cur, count, depth, grid, aim, size, pat, filling, older, kids, stats
     goal_row, goal_col = bnd.goal_row, bnd.goal_col
     npat = (pat.comp.shape[0] - (H_PAT - H_SUM)) // 4
     ps, pm, pr = 0, H_MSUM - H_SUM, H_PAT - H_SUM  # places of the sums and the first rank in a row
-    c_pc = kids.pc
+    boards, cur_blank, cur_md, cur_lc, cur_lines = cur.boards, cur.blank, cur.md, cur.lc, cur.lines
+    cur_wd, cur_left, cur_z, cur_last, cur_pc = cur.wd, cur.left, cur.z, cur.last, cur.pc
+    c_parent, c_step, c_md, c_lc, c_wd, c_left = kids.parent, kids.step, kids.md, kids.lc, kids.wd, kids.left
+    c_z, c_key, c_lines, c_pc = kids.z, kids.key, kids.lines, kids.pc
     n = height * width
     cell_row = np.arange(n) // width
     cell_col = np.arange(n) % width
@@ -209,22 +198,22 @@ def _expand(cur, count, depth, grid, aim, size, pat, filling, older, kids, stats
     bottom = np.int64(1) << 62
     generated = 0
     for i in range(count):
-        b = cur.blank[i]
-        row = cur.boards[i]
+        b = cur_blank[i]
+        row = boards[i]
         stats[1] += 1
         for d in range(4):
             q = nbr[b * 4 + d]
-            if q < 0 or cur.last[i] == 3 - d or not active[q]:
+            if q < 0 or cur_last[i] == 3 - d or not active[q]:
                 continue
             t = row[q]
             change = md[b * n + t] - md[q * n + t]
             generated += 1
-            child_left = cur.left[i] + change if target[t] else cur.left[i]
+            child_left = cur_left[i] + change if target[t] else cur_left[i]
             if child_left == 0:
                 found = i * 4 + d
                 break
-            child_md = cur.md[i] + change
-            child_lc = cur.lc[i]
+            child_md = cur_md[i] + change
+            child_lc = cur_lc[i]
             # The tile leaves one line across the move and enters another: only the one that
             # is its goal line (if either is) changes its conflicts.
             across = d == 1 or d == 2  # the tile changes column, else row
@@ -239,18 +228,18 @@ def _expand(cur, count, depth, grid, aim, size, pat, filling, older, kids, stats
                 value = line_conflicts(row, home, width, height, goal_line, not across, seq, lis)
                 row[q] = t
                 row[b] = 0
-                child_lc += value - cur.lines[i, line]
+                child_lc += value - cur_lines[i, line]
             hp = 0
             if use_pdb:
                 ub = np.uint64(b)
                 uq = np.uint64(q)
                 pi = pat_of[t]
-                prank = cur.pc[i, pr + pi] + rank_delta(row, t, uq, ub, pi, pat_of, pidx, pmult, mirror, False)
+                prank = cur_pc[i, pr + pi] + rank_delta(row, t, uq, ub, pi, pat_of, pidx, pmult, mirror, False)
                 if za:
                     pval = za_entry(pdb, pat_off[pi] + 2 * prank, row, q, b, pi, pat_of, nbr)
                 else:
                     pval = pdb_entry(pdb, pat_off[pi] + prank)
-                dsum = cur.pc[i, ps] + change + 2 * (pval - cur.pc[i, pr + npat + pi])
+                dsum = cur_pc[i, ps] + change + 2 * (pval - cur_pc[i, pr + npat + pi])
                 hp = dsum
                 c_pc[m, 0] = dsum
                 c_pc[m, 1] = pi
@@ -258,13 +247,13 @@ def _expand(cur, count, depth, grid, aim, size, pat, filling, older, kids, stats
                 c_pc[m, 3] = pval
                 if mirrored:
                     mpi = mpat_of[t]
-                    mrank = cur.pc[i, pr + 2 * npat + mpi] + rank_delta(row, t, uq, ub, mpi, mpat_of, midx, mmult,
+                    mrank = cur_pc[i, pr + 2 * npat + mpi] + rank_delta(row, t, uq, ub, mpi, mpat_of, midx, mmult,
                                                                         mirror, True)
                     if za:
                         mval = za_entry(pdb, pat_off[mpi] + 2 * mrank, row, q, b, mpi, mpat_of, nbr)
                     else:
                         mval = pdb_entry(pdb, pat_off[mpi] + mrank)
-                    msum = cur.pc[i, pm] + change + 2 * (mval - cur.pc[i, pr + 3 * npat + mpi])
+                    msum = cur_pc[i, pm] + change + 2 * (mval - cur_pc[i, pr + 3 * npat + mpi])
                     hp = max(hp, msum)
                     c_pc[m, 4] = msum
                     c_pc[m, 5] = mpi
@@ -274,21 +263,21 @@ def _expand(cur, count, depth, grid, aim, size, pat, filling, older, kids, stats
                     continue
             elif prune and depth + child_md + 2 * child_lc > max_depth:
                 continue
-            child_z = cur.z[i] ^ zobrist[t * n + q] ^ zobrist[t * n + b] ^ zobrist[q] ^ zobrist[b]
+            child_z = cur_z[i] ^ zobrist[t * n + q] ^ zobrist[t * n + b] ^ zobrist[q] ^ zobrist[b]
             if _find(filling, mask, child_z) >= 0 or _find(older, mask, child_z) >= 0:
                 continue
-            child_wd = cur.wd[i] + weight[t] * change
-            kids.parent[m] = i
-            kids.step[m] = d
-            kids.md[m] = child_md
-            kids.lc[m] = child_lc
-            kids.wd[m] = child_wd
-            kids.left[m] = child_left
-            kids.z[m] = child_z
-            kids.lines[m, 0] = line if changed else -1
-            kids.lines[m, 1] = value
+            child_wd = cur_wd[i] + weight[t] * change
+            c_parent[m] = i
+            c_step[m] = d
+            c_md[m] = child_md
+            c_lc[m] = child_lc
+            c_wd[m] = child_wd
+            c_left[m] = child_left
+            c_z[m] = child_z
+            c_lines[m, 0] = line if changed else -1
+            c_lines[m, 1] = value
             key = 2 * hp + child_lc if use_pdb else child_wd + lc_weight * child_lc
-            kids.key[m] = key
+            c_key[m] = key
             if key > top:
                 top = key
             if key < bottom:
@@ -300,70 +289,74 @@ def _expand(cur, count, depth, grid, aim, size, pat, filling, older, kids, stats
     return m, found, top, bottom
 
 
-@njit
-def _by_key(kids, m, top, bottom):
-    """``kids.order``: the first ``m`` children by key, in their order among equal keys (a counting sort)."""
+@njit(inline=True)
+def _by_key(key, order, m, top, bottom):
+    """Into ``order``, the first ``m`` children by ``key``, in their order among equal keys (a
+    counting sort; ``top`` and ``bottom``: the largest and the smallest key)."""
     start_of = np.zeros(top - bottom + 2, np.int64)
     for j in range(m):
-        start_of[kids.key[j] - bottom + 1] += 1
-    for key in range(top - bottom + 1):
-        start_of[key + 1] += start_of[key]
+        start_of[key[j] - bottom + 1] += 1
+    for v in range(top - bottom + 1):
+        start_of[v + 1] += start_of[v]
     for j in range(m):
-        kids.order[start_of[kids.key[j] - bottom]] = j
-        start_of[kids.key[j] - bottom] += 1
+        order[start_of[key[j] - bottom]] = j
+        start_of[key[j] - bottom] += 1
 
 
-@njit
-def _keep(cur, nxt, kids, m, depth, nbr, pat, filling, parent, step):
+@njit(inline=True)
+def _keep(cur, nxt, kids, m, depth, nbr, pmode, filling, parent, step):
     """Into ``nxt``, the best children of ``cur`` by key, at most as many as it holds, the first
     of each hash (entered into ``filling``); record each one's parent and step at ``depth``.
     Returns how many."""
     beam_width, n = nxt.boards.shape
-    use_pdb = (pat.mode & PDB) != 0
-    mirrored = (pat.mode & MIRROR) != 0
-    pcols = pat.comp.shape[0]
+    use_pdb = (pmode & PDB) != 0
+    mirrored = (pmode & MIRROR) != 0
+    pcols = cur.pc.shape[1]
     npat = (pcols - (H_PAT - H_SUM)) // 4
     ps, pm, pr = 0, H_MSUM - H_SUM, H_PAT - H_SUM
     mask = np.uint64(filling.shape[0] - 1)
-    c_pc = kids.pc
+    c_parent, c_step, c_md, c_lc, c_wd, c_left = kids.parent, kids.step, kids.md, kids.lc, kids.wd, kids.left
+    c_z, c_lines, c_pc, order = kids.z, kids.lines, kids.pc, kids.order
+    boards, blank, md, lc, lines, wd, left, z, last, pc = nxt
+    cur_boards, cur_blank, cur_lines, cur_pc = cur.boards, cur.blank, cur.lines, cur.pc
     k = 0
     for o in range(m):
         if k == beam_width:
             break
-        j = kids.order[o]
-        slot = _find(filling, mask, kids.z[j])
+        j = order[o]
+        slot = _find(filling, mask, c_z[j])
         if slot >= 0:  # a better child of another parent reached it first
             continue
-        filling[-1 - slot] = kids.z[j]
-        i = kids.parent[j]
-        d = kids.step[j]
-        b = cur.blank[i]
+        filling[-1 - slot] = c_z[j]
+        i = c_parent[j]
+        d = c_step[j]
+        b = cur_blank[i]
         q = nbr[b * 4 + d]
         for c in range(n):
-            nxt.boards[k, c] = cur.boards[i, c]
-        nxt.boards[k, b] = cur.boards[i, q]
-        nxt.boards[k, q] = 0
-        nxt.blank[k] = q
-        nxt.md[k] = kids.md[j]
-        nxt.lc[k] = kids.lc[j]
-        for line in range(nxt.lines.shape[1]):
-            nxt.lines[k, line] = cur.lines[i, line]
-        if kids.lines[j, 0] >= 0:
-            nxt.lines[k, kids.lines[j, 0]] = kids.lines[j, 1]
-        nxt.wd[k] = kids.wd[j]
-        nxt.left[k] = kids.left[j]
+            boards[k, c] = cur_boards[i, c]
+        boards[k, b] = cur_boards[i, q]
+        boards[k, q] = 0
+        blank[k] = q
+        md[k] = c_md[j]
+        lc[k] = c_lc[j]
+        for line in range(lines.shape[1]):
+            lines[k, line] = cur_lines[i, line]
+        if c_lines[j, 0] >= 0:
+            lines[k, c_lines[j, 0]] = c_lines[j, 1]
+        wd[k] = c_wd[j]
+        left[k] = c_left[j]
         if use_pdb:
             for col in range(pcols):
-                nxt.pc[k, col] = cur.pc[i, col]
-            nxt.pc[k, ps] = c_pc[j, 0]
-            nxt.pc[k, pr + c_pc[j, 1]] = c_pc[j, 2]
-            nxt.pc[k, pr + npat + c_pc[j, 1]] = c_pc[j, 3]
+                pc[k, col] = cur_pc[i, col]
+            pc[k, ps] = c_pc[j, 0]
+            pc[k, pr + c_pc[j, 1]] = c_pc[j, 2]
+            pc[k, pr + npat + c_pc[j, 1]] = c_pc[j, 3]
             if mirrored:
-                nxt.pc[k, pm] = c_pc[j, 4]
-                nxt.pc[k, pr + 2 * npat + c_pc[j, 5]] = c_pc[j, 6]
-                nxt.pc[k, pr + 3 * npat + c_pc[j, 5]] = c_pc[j, 7]
-        nxt.z[k] = kids.z[j]
-        nxt.last[k] = d
+                pc[k, pm] = c_pc[j, 4]
+                pc[k, pr + 2 * npat + c_pc[j, 5]] = c_pc[j, 6]
+                pc[k, pr + 3 * npat + c_pc[j, 5]] = c_pc[j, 7]
+        z[k] = c_z[j]
+        last[k] = d
         parent[depth, k] = i
         step[depth, k] = d
         k += 1
@@ -388,15 +381,26 @@ def beam_search(start, grid, aim, size, path, stats, pat):
     side = max(grid.height, grid.width)
     seq = np.empty(side, np.int64)
     lis = np.empty(side, np.int64)
-    cur = _layer(beam_width, n, grid.height + grid.width, pat.comp.shape[0])
-    nxt = _layer(beam_width, n, grid.height + grid.width, pat.comp.shape[0])
-    kids = _kids(3 * beam_width + 4)
+    lines, pcols = grid.height + grid.width, pat.comp.shape[0]
+    cur = Layer(np.empty((beam_width, n), np.uint16), np.empty(beam_width, np.int64), np.empty(beam_width, np.int64),
+                np.empty(beam_width, np.int64), np.empty((beam_width, lines), np.int8), np.empty(beam_width, np.int64),
+                np.empty(beam_width, np.int64), np.empty(beam_width, np.uint64), np.empty(beam_width, np.int64),
+                np.empty((beam_width, pcols), np.int64))
+    nxt = Layer(np.empty((beam_width, n), np.uint16), np.empty(beam_width, np.int64), np.empty(beam_width, np.int64),
+                np.empty(beam_width, np.int64), np.empty((beam_width, lines), np.int8), np.empty(beam_width, np.int64),
+                np.empty(beam_width, np.int64), np.empty(beam_width, np.uint64), np.empty(beam_width, np.int64),
+                np.empty((beam_width, pcols), np.int64))
+    cands = 3 * beam_width + 4
+    kids = Kids(np.empty(cands, np.int64), np.empty(cands, np.int64), np.empty(cands, np.int64),
+                np.empty(cands, np.int64), np.empty(cands, np.int64), np.empty(cands, np.int64),
+                np.empty(cands, np.uint64), np.empty(cands, np.int64), np.empty((cands, 2), np.int64),
+                np.empty((cands, 8), np.int64), np.empty(cands, np.int64))
     parent = np.empty((max_depth + 1, beam_width), np.int32)
     step = np.empty((max_depth + 1, beam_width), np.int8)
     table = np.int64(1) << size.table_bits
     filling = np.zeros(table, np.uint64)
     older = np.zeros(table, np.uint64)
-    if _first(start, grid, aim, pat, cur, seq, lis) == 0:
+    if _first(start, grid, aim, pat.comp, cur, seq, lis) == 0:
         return FOUND, 0
     filling[-1 - _find(filling, np.uint64(table - 1), cur.z[0])] = cur.z[0]
     in_filling = 1
@@ -416,12 +420,12 @@ def beam_search(start, grid, aim, size, path, stats, pat):
             return EXHAUSTED, 0
         if stats[0] >= size.node_cap:
             return NODE_CAP, 0
-        _by_key(kids, m, top, bottom)
+        _by_key(kids.key, kids.order, m, top, bottom)
         if 2 * (in_filling + beam_width) > table:  # this layer might fill it past half: start afresh
             older, filling = filling, older
             filling[:] = 0
             in_filling = 0
-        count = _keep(cur, nxt, kids, m, depth, grid.nbr, pat, filling, parent, step)
+        count = _keep(cur, nxt, kids, m, depth, grid.nbr, pat.mode, filling, parent, step)
         in_filling += count
         cur, nxt = nxt, cur
     return EXHAUSTED, 0
