@@ -199,18 +199,18 @@ def _unpack(keys, row, bits, n, cells):
 
 
 @njit
-def _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis):
+def _conflict_change(cells, goal_row, goal_col, width, height, blank, q, tile, d, seq, lis):
     """Change of the linear-conflict count when ``tile`` at ``q`` slides into ``blank``."""
     across = d == 1 or d == 2  # the tile changes column
     a = blank % width if across else blank // width
     b = q % width if across else q // width
-    old = line_conflicts(cells, home, width, height, a, not across, seq, lis) + line_conflicts(
-        cells, home, width, height, b, not across, seq, lis
+    old = line_conflicts(cells, goal_row, goal_col, width, height, a, not across, seq, lis) + line_conflicts(
+        cells, goal_row, goal_col, width, height, b, not across, seq, lis
     )
     cells[blank] = tile
     cells[q] = 0
-    new = line_conflicts(cells, home, width, height, a, not across, seq, lis) + line_conflicts(
-        cells, home, width, height, b, not across, seq, lis
+    new = line_conflicts(cells, goal_row, goal_col, width, height, a, not across, seq, lis) + line_conflicts(
+        cells, goal_row, goal_col, width, height, b, not across, seq, lis
     )
     cells[q] = tile
     cells[blank] = 0
@@ -469,7 +469,8 @@ def astar_slice(grid, heur, bits, num, den, arena, ctl, budget):
     per cell of a packed position; ``num / den``: the weight; ``arena``: the ``Arena``; ``ctl``:
     the scalars (``C_*``)."""
     keys, g, parent, info, link, table, heads, counts = arena
-    mode, home, md, nbr, width, height = heur.mode, grid.home, grid.md, grid.nbr, grid.width, grid.height
+    mode, md, nbr, width, height = heur.mode, grid.md, grid.nbr, grid.width, grid.height
+    goal_row, goal_col = heur.bnd.goal_row, heur.bnd.goal_col
     n = width * height
     nwords = keys.shape[1]
     cap, (pmax, gmax) = g.shape[0], heads.shape
@@ -538,7 +539,7 @@ def astar_slice(grid, heur, bits, num, den, arena, ctl, budget):
             else:
                 hc = h + md[blank * n + tile] - md[q * n + tile]
                 if use_lc:
-                    hc += 2 * _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis)
+                    hc += 2 * _conflict_change(cells, goal_row, goal_col, width, height, blank, q, tile, d, seq, lis)
             if (hc != h + 1 and hc != h - 1) if not reopen else ((hc ^ h) & 1) == 0:
                 nc = -1
                 break

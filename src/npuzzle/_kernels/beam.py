@@ -122,9 +122,10 @@ def _find(table, mask, key):
 
 
 @njit(inline=True)
-def _first(start, grid, aim, comp, cur, seq, lis):
+def _first(start, grid, aim, pat, cur, seq, lis):
     """Put ``start`` as the only board of ``cur``; return its target tiles' distance (0: goal)."""
-    home, md, width, height = grid.home, grid.md, grid.width, grid.height
+    md, width, height = grid.md, grid.width, grid.height
+    goal_row, goal_col, comp = pat.bnd.goal_row, pat.bnd.goal_col, pat.comp
     zobrist, weight, target = aim.zobrist, aim.weight, aim.target
     boards, blank, md_, lc, lines, wd, left_, z_, last, pc = cur
     n = width * height
@@ -148,8 +149,8 @@ def _first(start, grid, aim, comp, cur, seq, lis):
     md_[0] = total
     conflicts = 0
     for line in range(height + width):
-        here = line_conflicts(boards[0], home, width, height, line if line < height else line - height, line < height,
-                              seq, lis) if use_lc else 0
+        r = line if line < height else line - height
+        here = line_conflicts(boards[0], goal_row, goal_col, width, height, r, line < height, seq, lis) if use_lc else 0
         lines[0, line] = here
         conflicts += here
     lc[0] = conflicts
@@ -168,7 +169,7 @@ def _expand(cur, count, depth, grid, aim, size, pat, filling, older, kids, stats
     those undoing a step, leaving the active cells, seen before or (``aim.prune``) too far from
     the goal. Returns (children, the first parent * 4 + step reaching the goal or -1, the
     largest key, the smallest key); counts into ``stats``."""
-    home, md, nbr, width, height = grid.home, grid.md, grid.nbr, grid.width, grid.height
+    md, nbr, width, height = grid.md, grid.nbr, grid.width, grid.height
     active, weight, target, zobrist, lc_weight, prune = aim
     max_depth = size.max_depth
     pmode, bnd = pat.mode, pat.bnd
@@ -225,7 +226,7 @@ def _expand(cur, count, depth, grid, aim, size, pat, filling, older, kids, stats
             if changed:
                 row[b] = t
                 row[q] = 0
-                value = line_conflicts(row, home, width, height, goal_line, not across, seq, lis)
+                value = line_conflicts(row, goal_row, goal_col, width, height, goal_line, not across, seq, lis)
                 row[q] = t
                 row[b] = 0
                 child_lc += value - cur_lines[i, line]
@@ -400,7 +401,7 @@ def beam_search(start, grid, aim, size, path, stats, pat):
     table = np.int64(1) << size.table_bits
     filling = np.zeros(table, np.uint64)
     older = np.zeros(table, np.uint64)
-    if _first(start, grid, aim, pat.comp, cur, seq, lis) == 0:
+    if _first(start, grid, aim, pat, cur, seq, lis) == 0:
         return FOUND, 0
     filling[-1 - _find(filling, np.uint64(table - 1), cur.z[0])] = cur.z[0]
     in_filling = 1

@@ -302,7 +302,8 @@ def _iteration_kernel(mode):
                 if lc_mode == LC_TABLES:
                     hc += 2 * lc_child(rc, cc, rtab, ctab, rowkey, colkey, t, q, blank, nn, row_of, col_of)
                 elif lc_mode == LC_LINES:
-                    hc += 2 * lc_lines_child(board, home, t, q, blank, width, height, row_of, col_of, seq, lis)
+                    hc += 2 * lc_lines_child(board, bnd.goal_row, bnd.goal_col, t, q, blank, width, height, row_of,
+                                             col_of, seq, lis)
             if hc > room:
                 if hc - room < min_over:
                     min_over = hc - room
