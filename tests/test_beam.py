@@ -125,7 +125,8 @@ def test_the_plan_reduces_every_shape_line_by_line_to_a_small_region(shape):
 
 def test_the_kernel_reaches_a_lines_goal_without_leaving_its_region():
     """A line beam ends with its tiles home, and never moves a tile outside the region."""
-    from npuzzle._kernels.beam import FOUND, beam_search
+    from npuzzle._kernels.beam import FOUND, Aim, Size, beam_search
+    from npuzzle._kernels.bounds import Grid
 
     board = scramble(6, 6, 1, seed=5)[0]
     g = geometry(6, 6, "standard")
@@ -140,8 +141,9 @@ def test_the_kernel_reaches_a_lines_goal_without_leaving_its_region():
     keys = keys.reshape(-1)
     path = np.zeros(2000, np.int8)
     stats = np.zeros(3, np.int64)
-    status, length = beam_search(np.array(board.tiles, np.int64), g.home, g.md, g.nbr, 6, 6, active, weights, target,
-                                 keys, 2, False, 256, 1999, 14, 1 << 40, path, stats, _no_patterns())
+    grid = Grid(g.home, g.md, g.nbr, 6, 6)
+    status, length = beam_search(np.array(board.tiles, np.int64), grid, Aim(active, weights, target, keys, 2, False),
+                                 Size(256, 1999, 14, 1 << 40), path, stats, _no_patterns(6, 6))
     assert status == FOUND and length > 0 and stats[0] > 0
     after = board.apply(_tiles(board, path[:length].astype(np.uint8)))
     assert after.tiles[:6] == (1, 2, 3, 4, 5, 6)
@@ -152,8 +154,8 @@ def test_the_kernel_reaches_a_lines_goal_without_leaving_its_region():
     keys = np.random.default_rng(2).integers(1, 1 << 62, size=(n, n)).astype(np.uint64)
     keys[(target == 0) & (np.arange(n) != 0)] = 0
     keys = keys.reshape(-1)
-    status, length = beam_search(np.array(after.tiles, np.int64), g.home, g.md, g.nbr, 6, 6, active, weights, target,
-                                 keys, 2, False, 256, 1999, 14, 1 << 40, path, stats, _no_patterns())
+    status, length = beam_search(np.array(after.tiles, np.int64), grid, Aim(active, weights, target, keys, 2, False),
+                                 Size(256, 1999, 14, 1 << 40), path, stats, _no_patterns(6, 6))
     assert status == FOUND
     final = after.apply(_tiles(after, path[:length].astype(np.uint8)))
     assert final.tiles[:6] == (1, 2, 3, 4, 5, 6)
@@ -241,7 +243,8 @@ def test_whole_board_beam_ranks_and_prunes_by_the_pattern_databases(tmp_path, mo
     enough to keep every board of a layer, told to find a path of the optimal length, finds one
     (so the bound it updates move by move never exceeds the distance), and generates fewer
     children than with linear conflict (so it is the stronger bound)."""
-    from npuzzle._kernels.beam import FOUND, beam_search
+    from npuzzle._kernels.beam import FOUND, Aim, Size, beam_search
+    from npuzzle._kernels.bounds import ZA, Grid
     from npuzzle.heuristics import pattern_db
     from npuzzle.search.beam import _pattern_args
 
@@ -260,14 +263,14 @@ def test_whole_board_beam_ranks_and_prunes_by_the_pattern_databases(tmp_path, mo
         board = Board(h, w, tiles)
         d = dist[tiles]
         pat = _pattern_args(board)
-        assert pat[0].size > 0 and pat[1] == aware
+        assert pat.comp.size > 0 and bool(pat.mode & ZA) == aware
         counts = []
-        for args in (pat, _no_patterns()):
+        for args in (pat, _no_patterns(h, w)):
             path = np.zeros(d + 1, np.int8)
             stats = np.zeros(3, np.int64)
-            status, length = beam_search(np.array(tiles, np.int64), g.home, g.md, g.nbr, h, w, np.ones(n, np.uint8),
-                                         np.ones(n, np.int64), np.ones(n, np.uint8), zobrist, 3, True, 40_000, d, 17,
-                                         1 << 40, path, stats, args)
+            aim = Aim(np.ones(n, np.uint8), np.ones(n, np.int64), np.ones(n, np.uint8), zobrist, 3, True)
+            status, length = beam_search(np.array(tiles, np.int64), Grid(g.home, g.md, g.nbr, w, h), aim,
+                                         Size(40_000, d, 17, 1 << 40), path, stats, args)
             assert status == FOUND and length == d
             assert board.apply(tiles_from_directions(board, path[:d].tolist())).is_goal()
             counts.append(int(stats[0]))

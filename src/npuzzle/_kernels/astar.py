@@ -43,13 +43,18 @@ INCONSISTENT.
 Blank directions: 0 up, 1 left, 2 right, 3 down, so ``3 - d`` undoes ``d``;
 ``nbr[cell * 4 + d]`` is the cell the blank reaches, or -1.
 
-``ctl`` holds the scalars between calls: 0 arena nodes, 1 open nodes, 2 current P (no open node
-has a smaller one), 3 current g (no open node at the current P has a larger one), 4 generated,
-5 expanded, 6 lower bound proven, 7 goal node (when FOUND), 8 parity of every solution length,
-9 expanded positions reopened.
+Arguments. ``astar_slice`` takes named tuples: the board's ``Grid`` (``_kernels.bounds``), the
+``Heuristic`` (mode bits, the ``Bounds``, the walking tables' ``WdFind`` and the width of a
+component row) and the ``Arena`` above; ``ctl`` holds the scalars between calls, at the places
+``C_*``: the arena's nodes, the open nodes, the current P (no open node has a smaller one), the
+current g (no open node at the current P has a larger one), nodes generated and expanded, the
+lower bound proven, the goal node (when FOUND), the parity of every solution length and the
+expanded positions reopened.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -69,6 +74,7 @@ from .bounds import (
     PDB,
     WD,
     ZA,
+    Bounds,
     first_at_least,
     line_conflicts,
     passed_columns,
@@ -91,6 +97,46 @@ INCONSISTENT = 6
 #: ``mode`` bit of linear conflict, recomputed on the two lines a move changes (the others are
 #: ``_kernels.bounds``' WD, ID, PDB, MIRROR).
 LC = LC_LINES
+
+#: Places in ``ctl`` (see the module docstring).
+C_NODES, C_OPEN, C_P, C_G, C_GENERATED, C_EXPANDED, C_BOUND, C_GOAL, C_PARITY, C_REOPENED = range(10)
+CTL_SIZE = 10
+
+
+class WdFind(NamedTuple):
+    """The walking tables' hashed indices (``heuristics.walking_distance.hashed_indices``) of the
+    rows and of the columns (one-element placeholders without ``WD``)."""
+
+    row_weights: np.ndarray
+    row_keys: np.ndarray
+    row_index: np.ndarray
+    col_weights: np.ndarray
+    col_keys: np.ndarray
+    col_index: np.ndarray
+
+
+class Heuristic(NamedTuple):
+    """A*'s lower bound: its mode bits (``_kernels.bounds``, with ``LC``), its arrays, the walking
+    tables' indices and the width of a component row (``heuristics.registry.KernelHeuristic``)."""
+
+    mode: int
+    bnd: Bounds
+    wd_find: WdFind
+    columns: int
+
+
+class Arena(NamedTuple):
+    """The nodes, the seen set and the open list (see the module docstring)."""
+
+    keys: np.ndarray
+    g: np.ndarray
+    parent: np.ndarray
+    info: np.ndarray
+    link: np.ndarray
+    table: np.ndarray
+    heads: np.ndarray
+    counts: np.ndarray
+
 
 # ``info`` bits.
 DIRECTION = 7
@@ -153,18 +199,18 @@ def _unpack(keys, row, bits, n, cells):
 
 
 @njit
-def _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis):
+def _conflict_change(cells, goal_row, goal_col, width, height, blank, q, tile, d, seq, lis):
     """Change of the linear-conflict count when ``tile`` at ``q`` slides into ``blank``."""
     across = d == 1 or d == 2  # the tile changes column
     a = blank % width if across else blank // width
     b = q % width if across else q // width
-    old = line_conflicts(cells, home, width, height, a, not across, seq, lis) + line_conflicts(
-        cells, home, width, height, b, not across, seq, lis
+    old = line_conflicts(cells, goal_row, goal_col, width, height, a, not across, seq, lis) + line_conflicts(
+        cells, goal_row, goal_col, width, height, b, not across, seq, lis
     )
     cells[blank] = tile
     cells[q] = 0
-    new = line_conflicts(cells, home, width, height, a, not across, seq, lis) + line_conflicts(
-        cells, home, width, height, b, not across, seq, lis
+    new = line_conflicts(cells, goal_row, goal_col, width, height, a, not across, seq, lis) + line_conflicts(
+        cells, goal_row, goal_col, width, height, b, not across, seq, lis
     )
     cells[q] = tile
     cells[blank] = 0
@@ -286,13 +332,14 @@ def _pattern_sum(pdb, pat_off, ranks, entries, manhattan, za, cells, blank, pat_
 
 
 @njit
-def _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, comp, where, order, start):
+def _components(heur, grid, cells, comp, where, order, start):
     """Fill ``comp`` (the ``H_*`` columns of ``_kernels.bounds``) with the components of
     the board ``cells`` and return its heuristic value (-1 if a walking table is not found).
     ``where`` is scratch; ``order[v]``, ``start[v]`` list the patterns' tiles for the direct
     (v = 0) and the mirrored lookup (see ``_pattern_order``)."""
-    (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, goal_cm,
-     pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = bnd  # the fields of Bounds, in order
+    mode, bnd, wd_find = heur.mode, heur.bnd, heur.wd_find
+    md, nbr, width, height = grid.md, grid.nbr, grid.width, grid.height
+    n = width * height
     npat = (comp.shape[0] - H_PAT) // 4
     comp[:] = 0
     manhattan = 0
@@ -300,54 +347,54 @@ def _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, comp, wher
         manhattan += md[c * n + cells[c]]
     h = manhattan
     if mode & WD:
-        rw, rkeys, ridx, cw, ckeys, cidx = wd_find
-        ir = _table_index(cells, n, rw, rkeys, ridx)
-        ic = _table_index(cells, n, cw, ckeys, cidx)
+        ir = _table_index(cells, n, wd_find.row_weights, wd_find.row_keys, wd_find.row_index)
+        ic = _table_index(cells, n, wd_find.col_weights, wd_find.col_keys, wd_find.col_index)
         if ir < 0 or ic < 0:
             return -1
         comp[H_ROW] = ir
         comp[H_COL] = ic
-        h = np.int64(wd_r[ir]) + np.int64(wd_c[ic])
+        h = np.int64(bnd.wd_rows[ir]) + np.int64(bnd.wd_cols[ic])
     comp[H_MD] = h  # the walking distance if used: of the Manhattan distance's parity
     if mode & ID:
-        iv, ih = _inversions(cells, n, width, height, goal_cm)
+        iv, ih = _inversions(cells, n, width, height, bnd.goal_cm)
         comp[H_INV_V] = iv
         comp[H_INV_H] = ih
-        x = id_v[iv] + id_h[ih]
+        x = bnd.id_rows[iv] + bnd.id_cols[ih]
         h = max(h, x + ((x ^ manhattan) & 1))
     if mode & PDB:
         for c in range(n):
             where[cells[c]] = c
-        _pattern_ranks(where, order[0], start[0], pmult, mirror, False, comp[H_PAT : H_PAT + npat])
-        x = _pattern_sum(pdb, pat_off, comp[H_PAT : H_PAT + npat], comp[H_PAT + npat : H_PAT + 2 * npat], manhattan,
-                         (mode & ZA) != 0, cells, where[0], pat_of, nbr)
+        _pattern_ranks(where, order[0], start[0], bnd.pmult, bnd.mirror, False, comp[H_PAT : H_PAT + npat])
+        x = _pattern_sum(bnd.pdb, bnd.pat_off, comp[H_PAT : H_PAT + npat], comp[H_PAT + npat : H_PAT + 2 * npat],
+                         manhattan, (mode & ZA) != 0, cells, where[0], bnd.pat_of, nbr)
         comp[H_SUM] = x
         h = max(h, x + ((x ^ manhattan) & 1))
     if mode & MIRROR:
         base = H_PAT + 2 * npat
-        _pattern_ranks(where, order[1], start[1], mmult, mirror, True, comp[base : base + npat])
-        x = _pattern_sum(pdb, pat_off, comp[base : base + npat], comp[base + npat : base + 2 * npat], manhattan,
-                         (mode & ZA) != 0, cells, where[0], mpat_of, nbr)
+        _pattern_ranks(where, order[1], start[1], bnd.mmult, bnd.mirror, True, comp[base : base + npat])
+        x = _pattern_sum(bnd.pdb, bnd.pat_off, comp[base : base + npat], comp[base + npat : base + 2 * npat],
+                         manhattan, (mode & ZA) != 0, cells, where[0], bnd.mpat_of, nbr)
         comp[H_MSUM] = x
         h = max(h, x + ((x ^ manhattan) & 1))
     return h
 
 
 @njit
-def _child_value(mode, cells, ucells, blank, q, n, width, height, md, nbr, bnd, comp):
+def _child_value(heur, grid, cells, ucells, blank, q, comp):
     """The heuristic value after the tile at ``q`` slides into ``blank``, from the parent's
     components ``comp``, by the IDA* kernel's per-move updates (``ucells``: the board as uint64)."""
-    (wd_r, tr_r, wd_c, tr_c, goal_row, goal_col, id_v, id_h, goal_cm,
-     pdb, pat_off, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror) = bnd  # the fields of Bounds, in order
+    mode, bnd = heur.mode, heur.bnd
+    md, nbr, width, height = grid.md, grid.nbr, grid.width, grid.height
+    n = width * height
     npat = (comp.shape[0] - H_PAT) // 4
     t = cells[q]
     vertical = q // width != blank // width
     if mode & WD:
         toward = np.int64(q < blank)  # the blank steps up (or left)
         if vertical:
-            step = np.int64(tr_r[((comp[H_ROW] << 1) + 1 - toward) * height + goal_row[t]])
+            step = np.int64(bnd.wd_row_steps[((comp[H_ROW] << 1) + 1 - toward) * height + bnd.goal_row[t]])
         else:
-            step = np.int64(tr_c[((comp[H_COL] << 1) + 1 - toward) * width + goal_col[t]])
+            step = np.int64(bnd.wd_col_steps[((comp[H_COL] << 1) + 1 - toward) * width + bnd.goal_col[t]])
         hc = comp[H_MD] + 2 * (step & 1) - 1
     else:
         hc = comp[H_MD] + md[blank * n + t] - md[q * n + t]
@@ -361,12 +408,13 @@ def _child_value(mode, cells, ucells, blank, q, n, width, height, md, nbr, bnd, 
         if vertical:
             iv += passed_rows(ucells, ut, uq, ub)
         else:
-            ih += passed_columns(ucells, goal_cm, width, np.uint64(n), ut, uq, ub)
-        x = id_v[iv] + id_h[ih]
+            ih += passed_columns(ucells, bnd.goal_cm, width, np.uint64(n), ut, uq, ub)
+        x = bnd.id_rows[iv] + bnd.id_cols[ih]
         hc = max(hc, x + ((x ^ par) & 1))
     if mode & PDB:
+        pdb, pat_off, pat_of = bnd.pdb, bnd.pat_off, bnd.pat_of
         p = pat_of[t]
-        rank = comp[H_PAT + p] + rank_delta(ucells, ut, uq, ub, p, pat_of, pidx, pmult, mirror, False)
+        rank = comp[H_PAT + p] + rank_delta(ucells, ut, uq, ub, p, pat_of, bnd.pidx, bnd.pmult, bnd.mirror, False)
         dt = md[blank * n + t] - md[q * n + t]  # t's change of Manhattan distance
         if mode & ZA:
             e = za_entry(pdb, pat_off[p] + 2 * rank, cells, q, blank, p, pat_of, nbr)
@@ -375,8 +423,10 @@ def _child_value(mode, cells, ucells, blank, q, n, width, height, md, nbr, bnd, 
         x = comp[H_SUM] + dt + 2 * (e - comp[H_PAT + npat + p])
         hc = max(hc, x + ((x ^ par) & 1))
     if mode & MIRROR:
+        pdb, pat_off, mpat_of = bnd.pdb, bnd.pat_off, bnd.mpat_of
         p = mpat_of[t]
-        rank = comp[H_PAT + 2 * npat + p] + rank_delta(ucells, ut, uq, ub, p, mpat_of, midx, mmult, mirror, True)
+        rank = comp[H_PAT + 2 * npat + p] + rank_delta(ucells, ut, uq, ub, p, mpat_of, bnd.midx, bnd.mmult,
+                                                       bnd.mirror, True)
         dt = md[blank * n + t] - md[q * n + t]
         if mode & ZA:
             e = za_entry(pdb, pat_off[p] + 2 * rank, cells, q, blank, p, mpat_of, nbr)
@@ -387,39 +437,55 @@ def _child_value(mode, cells, ucells, blank, q, n, width, height, md, nbr, bnd, 
     return hc
 
 
+@njit(inline=True)
+def _probe(keys, table, child_keys, c):
+    """The table slot of the packed position ``child_keys[c]`` and the arena node there (the
+    live copy of that position), or the free slot it would take and -1."""
+    size = table.shape[0]
+    nwords = keys.shape[1]
+    slot = first_slot(child_keys, c, size)
+    while True:
+        j = table[slot]
+        if j < 0:
+            return slot, j
+        same = True
+        for w in range(nwords):
+            if keys[j, w] != child_keys[c, w]:
+                same = False
+                break
+        if same:
+            return slot, j
+        slot = slot + 1 if slot + 1 < size else 0
+
+
 @njit
-def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find, columns,
-                keys, g, parent, info, link, table, heads, counts, ctl, budget):
+def astar_slice(grid, heur, bits, num, den, arena, ctl, budget):
     """Expand open nodes until the goal is at the top (FOUND), the open list is empty
     (EXHAUSTED), the lower bound rises (NEW_BOUND), the next expansion would pass ``budget``
     more generated nodes (SLICE_DONE), or it needs a larger arena (NEED_NODES) or more buckets
     (NEED_BUCKETS); or the heuristic is found not consistent (INCONSISTENT). A node is expanded
     only once all its children fit, so every return leaves a consistent state that the next
-    call resumes. ``bnd`` (``_kernels.bounds.Bounds``) and ``columns`` are ``heuristics.registry.KernelHeuristic``'s."""
+    call resumes. ``grid``: the board's ``Grid``; ``heur``: its ``Heuristic``; ``bits``: bits
+    per cell of a packed position; ``num / den``: the weight; ``arena``: the ``Arena``; ``ctl``:
+    the scalars (``C_*``)."""
+    keys, g, parent, info, link, table, heads, counts = arena
+    mode, md, nbr, width, height = heur.mode, grid.md, grid.nbr, grid.width, grid.height
+    goal_row, goal_col = heur.bnd.goal_row, heur.bnd.goal_col
     n = width * height
     nwords = keys.shape[1]
-    cap = g.shape[0]
-    pmax = heads.shape[0]
-    gmax = heads.shape[1]
-    size = table.shape[0]
-    nodes = ctl[0]
-    open_n = ctl[1]
-    cur_p = ctl[2]
-    cur_g = ctl[3]
-    generated = ctl[4]
-    expanded = ctl[5]
-    bound = ctl[6]
-    parity = ctl[8]
+    cap, (pmax, gmax) = g.shape[0], heads.shape
+    nodes, open_n, cur_p, cur_g = ctl[C_NODES], ctl[C_OPEN], ctl[C_P], ctl[C_G]
+    generated, expanded, bound, reopened = ctl[C_GENERATED], ctl[C_EXPANDED], ctl[C_BOUND], ctl[C_REOPENED]
+    parity = ctl[C_PARITY]
     stop_at = generated + budget
     use_lc = (mode & LC) != 0
     extended = (mode & EXTENDED) != 0
     reopen = (mode & PDB) != 0
-    reopened = ctl[9]
     cells = np.empty(n, np.int64)
     ucells = np.empty(n, np.uint64)
-    comp = np.zeros(columns, np.int64)
+    comp = np.zeros(heur.columns, np.int64)
     where = np.zeros(n, np.int64)
-    order, start = _pattern_orders(mode, bnd, n, columns)
+    order, start = _pattern_orders(mode, heur.bnd, n, heur.columns)
     child_keys = np.empty((4, nwords), np.int64)
     child_h = np.empty(4, np.int64)
     child_d = np.empty(4, np.int64)
@@ -450,14 +516,14 @@ def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find
             break
         h = (cur_p - den * cur_g) // num
         if h == 0:
-            ctl[7] = i
+            ctl[C_GOAL] = i
             status = FOUND
             break
         blank = _unpack(keys, i, bits, n, cells)
         if extended:
             for c in range(n):
                 ucells[c] = cells[c]
-            raw = _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, comp, where, order, start)
+            raw = _components(heur, grid, cells, comp, where, order, start)
             if raw != h:
                 status = INCONSISTENT
                 break
@@ -469,11 +535,11 @@ def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find
                 continue
             tile = cells[q]
             if extended:
-                hc = _child_value(mode, cells, ucells, blank, q, n, width, height, md, nbr, bnd, comp)
+                hc = _child_value(heur, grid, cells, ucells, blank, q, comp)
             else:
                 hc = h + md[blank * n + tile] - md[q * n + tile]
                 if use_lc:
-                    hc += 2 * _conflict_change(cells, home, width, height, blank, q, tile, d, seq, lis)
+                    hc += 2 * _conflict_change(cells, goal_row, goal_col, width, height, blank, q, tile, d, seq, lis)
             if (hc != h + 1 and hc != h - 1) if not reopen else ((hc ^ h) & 1) == 0:
                 nc = -1
                 break
@@ -508,19 +574,7 @@ def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find
         expanded += 1
         generated += nc
         for c in range(nc):
-            slot = first_slot(child_keys, c, size)
-            while True:
-                j = table[slot]
-                if j < 0:
-                    break
-                same = True
-                for w in range(nwords):
-                    if keys[j, w] != child_keys[c, w]:
-                        same = False
-                        break
-                if same:
-                    break
-                slot = slot + 1 if slot + 1 < size else 0
+            slot, j = _probe(keys, table, child_keys, c)
             if j >= 0:
                 if gc >= g[j]:
                     continue
@@ -545,14 +599,8 @@ def astar_slice(mode, home, md, nbr, width, height, num, den, bits, bnd, wd_find
             if p < cur_p or (p == cur_p and gc > cur_g):
                 cur_p = p
                 cur_g = gc
-    ctl[0] = nodes
-    ctl[1] = open_n
-    ctl[2] = cur_p
-    ctl[3] = cur_g
-    ctl[4] = generated
-    ctl[5] = expanded
-    ctl[6] = bound
-    ctl[9] = reopened
+    ctl[C_NODES], ctl[C_OPEN], ctl[C_P], ctl[C_G] = nodes, open_n, cur_p, cur_g
+    ctl[C_GENERATED], ctl[C_EXPANDED], ctl[C_BOUND], ctl[C_REOPENED] = generated, expanded, bound, reopened
     return status
 
 
@@ -577,17 +625,17 @@ def open_nodes(heads, link, info, num, den, nodes, hs):
 
 
 @njit
-def open_leaves(mode, md, nbr, width, height, bits, bnd, wd_find, keys, nodes, boards, blanks, rows):
+def open_leaves(grid, heur, bits, keys, nodes, boards, blanks, rows):
     """For each arena node ``nodes[k]``: its board into ``boards[k]``, its blank's cell into
     ``blanks[k]`` and (extended modes) its components into ``rows[k]`` (``_components``; no
     automaton state)."""
-    n = width * height
+    n = grid.width * grid.height
     where = np.zeros(n, np.int64)
-    order, start = _pattern_orders(mode, bnd, n, rows.shape[1])
+    order, start = _pattern_orders(heur.mode, heur.bnd, n, rows.shape[1])
     cells = np.empty(n, np.int64)
     for k in range(nodes.shape[0]):
         blanks[k] = _unpack(keys, nodes[k], bits, n, cells)
         for c in range(n):  # not boards[k, :] = cells: numba would compile its shape check's message
             boards[k, c] = cells[c]
-        if mode & EXTENDED:
-            _components(mode, cells, n, width, height, md, nbr, bnd, wd_find, rows[k], where, order, start)
+        if heur.mode & EXTENDED:
+            _components(heur, grid, cells, rows[k], where, order, start)

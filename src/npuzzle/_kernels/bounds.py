@@ -89,6 +89,16 @@ class Bounds(NamedTuple):
     mirror: np.ndarray  # each cell's mirror image
 
 
+class Grid(NamedTuple):
+    """One board shape and goal as the A* and beam kernels read it (``geometry.Geometry``'s)."""
+
+    home: np.ndarray  # goal cell of each tile
+    md: np.ndarray  # md[cell * n + tile]: Manhattan distance of the tile at the cell
+    nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches by step d, or -1
+    width: int
+    height: int
+
+
 class Lines(NamedTuple):
     """Linear conflict's arrays: codes, tables, and the current row and column keys."""
 
@@ -236,33 +246,38 @@ def must_leave(seq, count, lis):
     return count - best
 
 
-@njit
-def line_sequence(board, home, width, height, line, is_row, seq):
+@njit(inline=True)
+def line_sequence(board, goal_row, goal_col, width, height, line, is_row, seq):
     """Into ``seq``, the goal positions along one row (``is_row``) or column of its tiles that
-    belong to it, in the line's order; returns how many."""
-    length = width if is_row else height
+    belong to it, in the line's order (``goal_row``/``goal_col``: each tile's goal row and
+    column, as ``Bounds`` has them: no divisions here); returns how many."""
     count = 0
-    for i in range(length):
-        cell = line * width + i if is_row else i * width + line
-        t = board[cell]
-        if t == 0:
-            continue
-        g = home[t]
-        if is_row:
-            if g // width == line:
-                seq[count] = g % width
+    if is_row:
+        base = line * width
+        for i in range(width):
+            t = board[base + i]
+            if t != 0 and goal_row[t] == line:
+                seq[count] = goal_col[t]
                 count += 1
-        elif g % width == line:
-            seq[count] = g // width
-            count += 1
+    else:
+        for i in range(height):
+            t = board[i * width + line]
+            if t != 0 and goal_col[t] == line:
+                seq[count] = goal_row[t]
+                count += 1
     return count
 
 
-@njit
-def line_conflicts(board, home, width, height, line, is_row, seq, lis):
+@njit(inline=True)
+def line_conflicts(board, goal_row, goal_col, width, height, line, is_row, seq, lis):
     """Linear conflicts of one row (``is_row``) or column: its tiles that belong to it, minus the
-    longest increasing subsequence of their goal positions. ``seq``/``lis`` are scratch arrays."""
-    return must_leave(seq, line_sequence(board, home, width, height, line, is_row, seq), lis)
+    longest increasing subsequence of their goal positions. ``seq``/``lis`` are scratch arrays.
+    The one line-conflict count of the IDA*, A* and beam kernels (inlined: the beam calls it for
+    most children)."""
+    count = line_sequence(board, goal_row, goal_col, width, height, line, is_row, seq)
+    if count <= 1:
+        return 0
+    return must_leave(seq, count, lis)
 
 
 @njit
@@ -271,11 +286,13 @@ def linear_conflict(board, home, width, height):
     O(cells log side): each line's longest increasing run by patience sorting (``fewest_leave``)."""
     seq = np.empty(max(width, height), np.int64)
     tails = np.empty(max(width, height), np.int64)
+    goal_row = home // width
+    goal_col = home % width
     total = 0
     for r in range(height):
-        total += fewest_leave(seq, line_sequence(board, home, width, height, r, True, seq), tails)
+        total += fewest_leave(seq, line_sequence(board, goal_row, goal_col, width, height, r, True, seq), tails)
     for c in range(width):
-        total += fewest_leave(seq, line_sequence(board, home, width, height, c, False, seq), tails)
+        total += fewest_leave(seq, line_sequence(board, goal_row, goal_col, width, height, c, False, seq), tails)
     return total
 
 
@@ -373,18 +390,18 @@ def lc_child(rc, cc, rtab, ctab, rowkey, colkey, t, src, dst, nn, row_of, col_of
 
 
 @njit
-def lc_lines_child(board, home, t, src, dst, width, height, row_of, col_of, seq, lis):
+def lc_lines_child(board, goal_row, goal_col, t, src, dst, width, height, row_of, col_of, seq, lis):
     """Like ``lc_child`` but recomputing the two lines (for lines too long for a table)."""
     horizontal = row_of[src] == row_of[dst]
     a = np.int64(col_of[src] if horizontal else row_of[src])
     b = np.int64(col_of[dst] if horizontal else row_of[dst])
     is_row = not horizontal
-    before = (line_conflicts(board, home, width, height, a, is_row, seq, lis)
-              + line_conflicts(board, home, width, height, b, is_row, seq, lis))
+    before = (line_conflicts(board, goal_row, goal_col, width, height, a, is_row, seq, lis)
+              + line_conflicts(board, goal_row, goal_col, width, height, b, is_row, seq, lis))
     board[dst] = t
     board[src] = 0
-    after = (line_conflicts(board, home, width, height, a, is_row, seq, lis)
-             + line_conflicts(board, home, width, height, b, is_row, seq, lis))
+    after = (line_conflicts(board, goal_row, goal_col, width, height, a, is_row, seq, lis)
+             + line_conflicts(board, goal_row, goal_col, width, height, b, is_row, seq, lis))
     board[src] = t
     board[dst] = 0
     return after - before

@@ -19,6 +19,11 @@ Duplicate pruning (``FSM``): the move automaton of ``search.fsm``; its state per
 
 ``ctl`` carries the loop's scalars between calls (``CTL_*``): the depth, nodes generated and
 expanded, and the smallest amount by which a child's f exceeded the bound.
+
+Thresholds. Every threshold is the smallest f that exceeded the last, rounded up to the parity
+of every solution (``up_to_parity``). The serial and the split search run their thresholds in
+one Python loop (``search.idastar.deepen``: it calls back for progress and checks limits
+between slices); ``ida_lengths`` runs them here, one board after another, with the same rule.
 """
 
 from __future__ import annotations
@@ -80,6 +85,16 @@ FIVE = np.uint64(5)
 THIRTY_ONE = np.uint64(31)
 
 
+def up_to_parity(value: int, parity: int) -> int:
+    """``value`` rounded up to the parity of ``parity`` (IDA*'s thresholds have the parity of
+    every solution, that of the start's Manhattan distance). Plain Python for ``search.idastar``'s
+    loop; ``_up_to_parity`` is the same function compiled for the kernels."""
+    return value + ((value ^ parity) & 1)
+
+
+_up_to_parity = njit(up_to_parity, inline=True)
+
+
 class Shape(NamedTuple):
     """One board shape, goal and move order as the kernel reads it."""
 
@@ -93,6 +108,19 @@ class Shape(NamedTuple):
     width: int
     height: int
     nbr: np.ndarray  # nbr[cell * 4 + d]: the cell the blank reaches by step d, or -1 (geometry)
+
+
+class LeafRows(NamedTuple):
+    """Leaves below which ``ida_leaves`` searches, row i a leaf: its board, its blank's cell, its
+    depth, the step that brought the blank (-1 at the root), its h and its component row (the
+    automaton's state in it)."""
+
+    boards: np.ndarray
+    blanks: np.ndarray
+    depths: np.ndarray
+    steps: np.ndarray
+    hs: np.ndarray
+    rows: np.ndarray
 
 
 class Stack(NamedTuple):
@@ -274,7 +302,8 @@ def _iteration_kernel(mode):
                 if lc_mode == LC_TABLES:
                     hc += 2 * lc_child(rc, cc, rtab, ctab, rowkey, colkey, t, q, blank, nn, row_of, col_of)
                 elif lc_mode == LC_LINES:
-                    hc += 2 * lc_lines_child(board, home, t, q, blank, width, height, row_of, col_of, seq, lis)
+                    hc += 2 * lc_lines_child(board, bnd.goal_row, bnd.goal_col, t, q, blank, width, height, row_of,
+                                             col_of, seq, lis)
             if hc > room:
                 if hc - room < min_over:
                     min_over = hc - room
@@ -369,7 +398,7 @@ def _lengths_kernel(mode, ida_iteration):
                 h0 += 2 * linear_conflict(board, shape.home, shape.width, shape.height)
             if lc_mode == LC_TABLES:
                 line_keys(board, lines, n, shape.row_of, shape.col_of)
-            bound = h0 + ((h0 ^ md0) & 1)
+            bound = _up_to_parity(h0, md0)
             total = 1
             lengths[i] = 0
             while h0 != 0:
@@ -386,8 +415,7 @@ def _lengths_kernel(mode, ida_iteration):
                 if status == FOUND:
                     lengths[i] = ctl[CTL_DEPTH]
                     break
-                nxt = bound + ctl[CTL_MIN_OVER]
-                bound = nxt + ((nxt ^ md0) & 1)
+                bound = _up_to_parity(bound + ctl[CTL_MIN_OVER], md0)
             nodes[i] = total
 
     return _jit_for_mode(_calling(ida_lengths, ida_iteration), mode)
@@ -401,18 +429,17 @@ L_NEXT, L_BUSY, L_GENERATED, L_EXPANDED, L_MIN_OVER = range(5)
 def _leaves_kernel(mode, ida_iteration):
     lc_mode = mode & LC_MASK
 
-    def ida_leaves(boards, blanks, depths, steps, hs, rows, shape, lines, bnd, fsm, board, stack, ctl, lctl, bound,
-                   budget):
+    def ida_leaves(leaves, shape, lines, bnd, fsm, board, stack, ctl, lctl, bound, budget):
         """One threshold below many leaves: IDA* with threshold ``bound`` below each leaf in turn,
-        exploring its subtree exactly as the serial iteration does. Row i of the arrays is a leaf:
-        its board, its blank's cell, its depth, the step that brought the blank (-1 at the root),
-        its h and its component row (the automaton's state in it). Each leaf is searched from
+        exploring its subtree exactly as the serial iteration does. Row i of ``leaves``
+        (``LeafRows``) is a leaf. Each leaf is searched from
         depth 0 of ``stack`` with the threshold less its depth. It starts at leaf
         ``lctl[L_NEXT]`` and returns FOUND when a leaf's subtree holds the goal (that leaf stays
         ``lctl[L_NEXT]``; the blank's cells below it are ``stack.blanks[1:ctl[CTL_DEPTH] + 1]``),
         EXHAUSTED when every leaf is done, or SLICE_DONE once about ``budget`` more nodes are
         generated: the next call resumes the leaf under way (kept in ``board``, ``stack`` and
         ``ctl``)."""
+        boards, blanks, depths, steps, hs, rows = leaves
         n = shape.width * shape.height
         big = np.iinfo(np.int64).max
         left = budget

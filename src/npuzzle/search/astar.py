@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -53,6 +54,9 @@ from .limits import (
 from .problem import Problem, prepare
 from .problem import run as run_problem
 from .registry import REGISTRY, IterationCallback, Request
+
+if TYPE_CHECKING:
+    from .._kernels.astar import WdFind
 
 #: Largest board A* accepts: 6 bits per cell in the packed positions.
 MAX_CELLS: int = REGISTRY["astar"].max_cells or 0
@@ -274,15 +278,17 @@ def run_astar(
     return replace(runs[-1], solution=solution) if runs else AStarRun(solution, 0, 0)
 
 
-def _wd_find(kh: KernelHeuristic) -> tuple[np.ndarray, ...]:
-    """The kernel's ``wd_find`` arrays: the walking tables' hashed indices (placeholders if unused)."""
+def _wd_find(kh: KernelHeuristic) -> WdFind:
+    """The kernel's ``WdFind``: the walking tables' hashed indices (placeholders if unused)."""
+    from .._kernels.astar import WdFind
+
     if not kh.spec.wd:
         u64, i32 = np.zeros(1, np.uint64), np.zeros(1, np.int32)
-        return (u64, u64, i32, u64, u64, i32)
+        return WdFind(u64, u64, i32, u64, u64, i32)
     from ..heuristics.walking_distance import hashed_indices
 
     rows, cols = hashed_indices(kh.height, kh.width, kh.goal)
-    return (rows.weights, rows.keys, rows.index, cols.weights, cols.keys, cols.index)
+    return WdFind(rows.weights, rows.keys, rows.index, cols.weights, cols.keys, cols.index)
 
 
 class _Search:
@@ -291,7 +297,8 @@ class _Search:
     def __init__(self, board: Board, goal: Goal, kh: KernelHeuristic, weight: Fraction, limit: Limit,
                  max_memory: int, clock: Clock, stats: Stats,
                  on_iteration: IterationCallback | None, on_progress: ProgressCallback | None = None) -> None:
-        from .._kernels.astar import LC
+        from .._kernels.astar import C_BOUND, C_GOAL, C_NODES, C_OPEN, C_P, C_PARITY, CTL_SIZE, LC, Heuristic
+        from .._kernels.bounds import Grid
 
         self.board, self.goal, self.heuristic, self.weight = board, goal, kh.spec.name, weight
         self.limit, self.max_memory, self.clock, self.stats = limit, max_memory, clock, stats
@@ -302,11 +309,13 @@ class _Search:
         self.kh = kh
         self.mode = kh.mode | (LC if kh.spec.lc else 0)
         self.wd_find = _wd_find(kh)
+        self.grid = Grid(self.tables.home, self.tables.md, self.tables.nbr, board.width, board.height)
+        self.heur = Heuristic(self.mode, kh.bounds, self.wd_find, kh.columns)
         self.h0 = evaluate(board, goal, kh.spec)
         self.bits, self.words = packing(board.size)
-        num = weight.numerator
-        # ctl: nodes, open, P, g, generated, expanded, lower bound, goal node, parity, reopened
-        self.ctl = np.array([1, 1, num * self.h0, 0, 0, 0, self.h0, -1, self.h0 & 1, 0], np.int64)
+        self.ctl = np.zeros(CTL_SIZE, np.int64)  # the kernel's scalars (``_kernels.astar.C_*``)
+        self.ctl[[C_NODES, C_OPEN, C_P, C_BOUND, C_GOAL, C_PARITY]] = (1, 1, weight.numerator * self.h0, self.h0, -1,
+                                                                       self.h0 & 1)
         self.bound = self.h0  # the bound of the iteration under way
         self.mark = (0, 0, 0.0)  # generated, expanded, CPU seconds when it began
         self.arrays: _Arrays | None = None
@@ -317,6 +326,13 @@ class _Search:
         if self.arrays is None:
             raise AssertionError("A*'s arrays are used before they are allocated")
         return self.arrays
+
+    @property
+    def nodes(self) -> int:
+        """The nodes in the arena."""
+        from .._kernels.astar import C_NODES
+
+        return int(self.ctl[C_NODES])
 
     # -- memory -------------------------------------------------------------------------------
 
@@ -354,16 +370,18 @@ class _Search:
         if capacity <= a.capacity:
             return False
         try:
-            a.grow_arena(capacity, int(self.ctl[0]))
+            a.grow_arena(capacity, self.nodes)
         except MemoryError:
             return False
         return True
 
     def _grow_buckets(self) -> bool:
+        from .._kernels.astar import C_G
+
         a = self.a
         pmax, gmax = a.heads.shape
         pmax, gmax = 2 * pmax, min(_MAX_G, 2 * gmax)
-        if gmax <= int(self.ctl[3]) + 1:  # the next g does not fit in int16
+        if gmax <= int(self.ctl[C_G]) + 1:  # the next g does not fit in int16
             return False
         if a.arena_bytes(self.words, a.capacity) + pmax * gmax * 4 + pmax * 8 > self.max_memory:
             return False
@@ -377,41 +395,40 @@ class _Search:
 
     def run(self) -> AStarRun:
         from .._kernels.astar import (
+            C_BOUND,
+            C_GENERATED,
+            C_GOAL,
             FOUND,
             INCONSISTENT,
             NEED_BUCKETS,
             NEED_NODES,
             NEW_BOUND,
             SLICE_DONE,
+            Arena,
             astar_slice,
         )
 
         if not self._allocate():
             return self._stop(MEMORY_LIMIT)
-        t = self.tables
         num, den = self.weight.numerator, self.weight.denominator
-        b = self.board
-        bnd, wd_find, columns = self.kh.bounds, self.wd_find, self.kh.columns
         ctl = self.ctl
         try:
             while True:
                 budget = SLICE_NODES
                 capped = False
                 if self.limit.max_nodes is not None:
-                    left = self.limit.max_nodes - (self.stats.generated + int(ctl[4]))
+                    left = self.limit.max_nodes - (self.stats.generated + int(ctl[C_GENERATED]))
                     if left <= budget:
                         budget, capped = max(left, 0), True
                 if self.clock.expired():
                     return self._stop(TIMEOUT)
                 if self.on_progress is not None:
-                    self.on_progress(self.clock.progress(int(ctl[6]), 1 + int(ctl[4])))
+                    self.on_progress(self.clock.progress(int(ctl[C_BOUND]), 1 + int(ctl[C_GENERATED])))
                 a = self.a
-                status = astar_slice(
-                    self.mode, t.home, t.md, t.nbr, b.width, b.height, num, den, self.bits, bnd, wd_find,
-                    columns, a.keys, a.g, a.parent, a.info, a.link, a.table, a.heads, a.counts, ctl, budget,
-                )
+                arena = Arena(a.keys, a.g, a.parent, a.info, a.link, a.table, a.heads, a.counts)
+                status = astar_slice(self.grid, self.heur, self.bits, num, den, arena, ctl, budget)
                 if status == FOUND:
-                    return self._found(int(ctl[7]))
+                    return self._found(int(ctl[C_GOAL]))
                 if status == NEW_BOUND:
                     self._record(False)
                 elif status == NEED_NODES:
@@ -432,32 +449,40 @@ class _Search:
 
     def _record(self, final: bool | None) -> None:
         """Close the iteration of the bound proven until now (``final`` None: stopped, no callback)."""
-        gen, exp, cpu = int(self.ctl[4]), int(self.ctl[5]), self.clock.cpu()
+        from .._kernels.astar import C_BOUND, C_EXPANDED, C_GENERATED
+
+        gen, exp, cpu = int(self.ctl[C_GENERATED]), int(self.ctl[C_EXPANDED]), self.clock.cpu()
         g0, e0, c0 = self.mark
         it = Iteration(self.bound, gen - g0 + (1 if not self.stats.iterations else 0), exp - e0, cpu - c0)
         self.stats.iterations.append(it)
         self.mark = (gen, exp, cpu)
-        self.bound = int(self.ctl[6])
+        self.bound = int(self.ctl[C_BOUND])
         if self.on_iteration is not None and final is not None:
             self.on_iteration(it, final)
 
     def _finish_stats(self) -> None:
-        self.stats.generated = 1 + int(self.ctl[4])
-        self.stats.expanded = int(self.ctl[5])
+        from .._kernels.astar import C_EXPANDED, C_GENERATED
+
+        self.stats.generated = 1 + int(self.ctl[C_GENERATED])
+        self.stats.expanded = int(self.ctl[C_EXPANDED])
         self.clock.stamp(self.stats)
 
     def _result(self, sol: Solution) -> AStarRun:
+        from .._kernels.astar import C_REOPENED
+
         nbytes = self.arrays.nbytes if self.arrays is not None else 0
-        return AStarRun(sol, int(self.ctl[0]), nbytes, int(self.ctl[9]))
+        return AStarRun(sol, self.nodes, nbytes, int(self.ctl[C_REOPENED]))
 
     def _stop(self, status: str) -> AStarRun:
+        from .._kernels.astar import C_BOUND
+
         self._record(None)
         self._finish_stats()
-        bound = int(self.ctl[6])
+        bound = int(self.ctl[C_BOUND])
         why = {
             TIMEOUT: "",
             NODE_LIMIT: "",
-            MEMORY_LIMIT: f"{int(self.ctl[0]):,} positions stored within the memory limit of {_mib(self.max_memory)}",
+            MEMORY_LIMIT: f"{self.nodes:,} positions stored within the memory limit of {_mib(self.max_memory)}",
             INTERRUPTED: "",
         }[status]  # the limit and the bound are the outcome's: only what it does not say
         sol = unfinished(self.board, self.goal, status, bound, stats=self.stats, method=self.method,
@@ -465,10 +490,12 @@ class _Search:
         return self._result(sol)
 
     def _found(self, node: int) -> AStarRun:
+        from .._kernels.astar import C_BOUND
+
         moves = tiles_from_directions(self.board, self.a.directions_to(node))
         self._record(True)
         self._finish_stats()
-        bound = int(self.ctl[6])
+        bound = int(self.ctl[C_BOUND])
         optimal = bound >= len(moves)
         note = ""
         if self.weight != 1:

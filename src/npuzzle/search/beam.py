@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from .problem import Problem, prepare
 from .problem import run as run_problem
 from .quality import proven_bound
 from .registry import DEFAULT_NODES, REGISTRY, Request
+
+if TYPE_CHECKING:
+    from .._kernels.beam import Patterns
 
 #: Boards of at most this side are solved as a whole (Korf & Felner's 24-puzzles: within 10% of
 #: the optimum in a second, ``docs/benchmarks.md``) ...
@@ -291,10 +294,12 @@ def _round(work: Board, width: int, run: _Run, allowance: Allowance, frame: Goal
     the answer replaces ``run``'s if shorter. ``DONE``, or where it stopped short: ``OUT_OF_BUDGET``
     (each beam's node cap is ``allowance.nodes_left``) or ``LINE_FAILED`` (a line's beam that
     found nothing). ``work`` is searched toward ``frame``'s goal (lines only toward the standard one)."""
-    from .._kernels.beam import FOUND, NODE_CAP, beam_search
+    from .._kernels.beam import FOUND, NODE_CAP, Aim, Size, beam_search
+    from .._kernels.bounds import Grid
 
     h, w, n = work.height, work.width, work.size
     g = geometry(h, w, frame)
+    grid = Grid(g.home, g.md, g.nbr, w, h)
     zobrist = np.random.default_rng(n).integers(1, 1 << 63, size=n * n, dtype=np.int64).astype(np.uint64)
     tiles = np.array(work.tiles, np.int64)
     lines, _ = plan(h, w)
@@ -325,9 +330,9 @@ def _round(work: Board, width: int, run: _Run, allowance: Allowance, frame: Goal
         if cap <= 0:
             return OUT_OF_BUDGET
         started = time.process_time()
-        status, length = beam_search(tiles, g.home, g.md, g.nbr, h, w, active, weights, target, keys, lc_weight,
-                                     final, beam, max_depth, bits, cap, path, stats,
-                                     _pattern_args(work, frame) if final and not lines else _no_patterns())
+        status, length = beam_search(tiles, grid, Aim(active, weights, target, keys, lc_weight, final),
+                                     Size(beam, max_depth, bits, cap), path, stats,
+                                     _pattern_args(work, frame) if final and not lines else _no_patterns(h, w, frame))
         run.measure(int(stats[0]), int(stats[1]), time.process_time() - started)
         if status == NODE_CAP:
             return OUT_OF_BUDGET
@@ -346,13 +351,14 @@ def _round(work: Board, width: int, run: _Run, allowance: Allowance, frame: Goal
     return DONE
 
 
-def _no_patterns() -> tuple[Any, ...]:
-    """``beam_search``'s ``pat`` for a search ranked by the Manhattan distance and conflicts
-    (arrays of the types the pattern databases' have, so that one compiled kernel serves both)."""
-    pdb = np.zeros(2, np.uint8)
-    pdb.flags.writeable = False
-    one = np.zeros(1, np.int64)
-    return (np.zeros(0, np.int64), False, False, pdb, one, one, one, one, one, one, one, np.zeros(1, np.uint64))
+def _no_patterns(height: int, width: int, frame: Goal = "standard") -> Patterns:
+    """``beam_search``'s ``Patterns`` for a search ranked by the Manhattan distance and conflicts:
+    the Manhattan distance's ``Bounds`` (the goal's rows and columns, and placeholders of the
+    types the pattern databases' have, so that one compiled kernel serves both)."""
+    from .._kernels.beam import Patterns
+    from ..heuristics.registry import kernel_heuristic
+
+    return Patterns(0, np.zeros(0, np.int64), kernel_heuristic("manhattan", height, width, frame).bounds)
 
 
 def beam_goal(height: int, width: int, goal: Goal) -> Goal:
@@ -384,20 +390,19 @@ def _ranking(board: Board, frame: Goal = "standard") -> str:
     return f"pdb:{names[0]}" if names else "lc"
 
 
-def _pattern_args(board: Board, frame: Goal = "standard") -> tuple[Any, ...]:
-    """``beam_search``'s ``pat`` for a whole board ranked by pattern databases (``_ranking``),
-    with ``board``'s components; else ``_no_patterns()``."""
-    from .._kernels.bounds import H_SUM, MIRROR, ZA
+def _pattern_args(board: Board, frame: Goal = "standard") -> Patterns:
+    """``beam_search``'s ``Patterns`` for a whole board ranked by pattern databases
+    (``_ranking``), with ``board``'s components; else ``_no_patterns``."""
+    from .._kernels.beam import Patterns
+    from .._kernels.bounds import H_SUM, MIRROR, PDB, ZA
     from ..heuristics.registry import kernel_heuristic
 
     name = _ranking(board, frame)
     if name == "lc":
-        return _no_patterns()
+        return _no_patterns(*board.shape, frame)
     kh = kernel_heuristic(name, *board.shape, frame)
     row, _ = kh.start(board)
-    b = kh.bounds
-    return (row[H_SUM:].copy(), bool(kh.mode & ZA), bool(kh.mode & MIRROR), b.pdb, b.pat_off, b.pat_of, b.pidx,
-            b.pmult, b.mpat_of, b.midx, b.mmult, b.mirror)
+    return Patterns(kh.mode & (PDB | ZA | MIRROR), row[H_SUM:].copy(), kh.bounds)
 
 
 def _played(tiles: np.ndarray, width: int, steps: np.ndarray) -> np.ndarray:
@@ -426,15 +431,16 @@ def _load_kernel() -> None:
     the loading. The real-time kernels load when an answer of theirs is first needed (a board
     reduced line by line, or a whole board no beam solved): a 5x5 board's first use then
     compiles only the beam's (``docs/benchmarks.md``, "Compilation")."""
-    from .._kernels.beam import beam_search
+    from .._kernels.beam import Aim, Size, beam_search
+    from .._kernels.bounds import Grid
 
     tiny = Board(2, 2, (3, 1, 2, 0))
     proven_bound(tiny)
     g = geometry(2, 2, "standard")
     ones = np.ones(4, np.uint8)
-    beam_search(np.array([1, 2, 0, 3]), g.home, g.md, g.nbr, 2, 2, ones, np.ones(4, np.int64), ones,
-                np.arange(1, 17, dtype=np.uint64), 3, True, 4, 2, 12, 1 << 20, np.zeros(3, np.int8),
-                np.zeros(3, np.int64), _no_patterns())
+    beam_search(np.array([1, 2, 0, 3]), Grid(g.home, g.md, g.nbr, 2, 2),
+                Aim(ones, np.ones(4, np.int64), ones, np.arange(1, 17, dtype=np.uint64), 3, True),
+                Size(4, 2, 12, 1 << 20), np.zeros(3, np.int8), np.zeros(3, np.int64), _no_patterns(2, 2))
 
 
 def warmup() -> None:

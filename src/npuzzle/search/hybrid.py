@@ -63,7 +63,7 @@ def solve_problem(problem: Problem) -> Solution:
                  stats=stats)
     return run.search(board, max(first.lower_bound, top.first_bound()), request.on_iteration,
                       note=f"A* stored the top of the tree: {len(top.leaves):,} open positions of "
-                           f"{search.ctl[0]:,} it reached")
+                           f"{search.nodes:,} it reached")
 
 
 def astar_idastar(
@@ -104,7 +104,7 @@ class Top:
         from .._kernels.astar import DIRECTION, ROOT, open_leaves, open_nodes
 
         a = search.a
-        stored = int(search.ctl[0])
+        stored = search.nodes
         nodes = np.empty(stored, np.int64)
         hs = np.empty(stored, np.int64)
         k = open_nodes(a.heads, a.link, a.info, 1, 1, nodes, hs)
@@ -119,8 +119,7 @@ class Top:
         blanks = np.empty(k, np.int64)
         rows = np.zeros((k, kh.columns), np.int64)
         t = search.tables
-        open_leaves(search.mode, t.md, t.nbr, search.board.width, search.board.height, search.bits, kh.bounds,
-                    search.wd_find, a.keys, nodes, boards, blanks, rows)
+        open_leaves(search.grid, search.heur, search.bits, a.keys, nodes, boards, blanks, rows)
         steps = (a.info[nodes] & DIRECTION).astype(np.int64)
         steps[steps == ROOT] = -1
         return cls(Leaves(boards, blanks, depths, steps, hs, rows), depths + hs, nodes, a, search.board.blank, t.nbr)

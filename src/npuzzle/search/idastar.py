@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -43,7 +43,7 @@ from .problem import run as run_problem
 from .registry import REGISTRY, IterationCallback, Request, resolved_pruning
 
 if TYPE_CHECKING:
-    from .._kernels.idastar import Shape, Stack
+    from .._kernels.idastar import Shape
 
 #: Largest board IDA* accepts (its tables grow as the square of the cell count).
 MAX_CELLS: int = REGISTRY["idastar"].max_cells or 0
@@ -196,50 +196,75 @@ def _run(
     pruning: str,
     on_progress: ProgressCallback | None = None,
 ) -> Solution:
-    from .._kernels.idastar import CTL_DEPTH, CTL_MIN_OVER, FOUND
+    from .._kernels.idastar import up_to_parity
 
     stats = Stats(generated=1)
-    done = functools.partial(found_solution, board, goal, stats=stats, method="idastar", heuristic=heuristic.name)
-    stopped = functools.partial(unfinished, board, goal, stats=stats, method="idastar", heuristic=heuristic.name)
     if board.is_goal(goal):
         clock.stamp(stats)
-        return done((), optimal=True)
-    search = _Search(board, goal, heuristic, order, pruning, on_progress)
+        return found_solution(board, goal, (), optimal=True, stats=stats, method="idastar", heuristic=heuristic.name)
+    search = _Search(board, goal, heuristic, order, pruning, on_progress, limit, clock, stats)
     parity = board.manhattan(goal) & 1
-    bound = search.h0 + ((search.h0 & 1) ^ parity)
-    try:
-        while True:
-            status, stop, stack, ctl = search.iterate(bound, limit, clock, stats)
-            if stop is not None:
-                return stopped(stop, bound)
-            if on_iteration is not None:
-                on_iteration(stats.iterations[-1], status == FOUND)
-            if status == FOUND:
-                return done(tiles_from_cells(board, stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1]), optimal=True)
-            if ctl[CTL_MIN_OVER] == _BIG:
-                raise AssertionError("IDA* exhausted a solvable position")
-            nxt = bound + int(ctl[CTL_MIN_OVER])
-            bound = nxt + ((nxt & 1) ^ parity)
-    except KeyboardInterrupt:
-        # Every threshold below ``bound`` was searched in full: no shorter solution exists.
-        clock.stamp(stats)
-        return stopped(INTERRUPTED, bound)
+    return deepen(search, up_to_parity(search.h0, parity), parity, on_iteration)
 
 
 _BIG = np.iinfo(np.int64).max
 
 
+class Thresholds(Protocol):
+    """One IDA* search as ``deepen`` runs it: ``threshold(bound)`` searches every path within
+    ``bound`` (checking the limits and reporting progress as it goes; the iteration recorded in
+    the search's stats) and returns the iteration, the blank's cells of a solution (or None), the
+    limit that stopped it (or None) and the smallest excess of f over ``bound`` (``_BIG`` if
+    none); ``solved`` and ``stopped`` make the result; ``cancel`` drops work under way."""
+
+    def threshold(self, bound: int) -> tuple[Iteration, tuple[int, ...] | None, str | None, int]: ...
+
+    def solved(self, cells: tuple[int, ...]) -> Solution: ...
+
+    def stopped(self, status: str, bound: int) -> Solution: ...
+
+    def cancel(self) -> None: ...
+
+
+def deepen(search: Thresholds, bound: int, parity: int, on_iteration: IterationCallback | None) -> Solution:
+    """IDA*'s outer loop, the one the serial, split and A*+IDA* searches share: thresholds from
+    ``bound`` on, each the smallest f that exceeded the last rounded up to ``parity`` (the
+    parity of every solution; ``_kernels.idastar.up_to_parity``, which ``ida_lengths`` uses too),
+    until one finds a solution (optimal: every lower threshold was searched in full) or a limit
+    or Ctrl-C stops the search. ``on_iteration(iteration, final)`` after each threshold."""
+    from .._kernels.idastar import up_to_parity
+
+    try:
+        while True:
+            it, found, stop, min_over = search.threshold(bound)
+            if stop is not None:
+                return search.stopped(stop, bound)
+            if on_iteration is not None:
+                on_iteration(it, found is not None)
+            if found is not None:
+                return search.solved(found)
+            if min_over == _BIG:
+                raise AssertionError("IDA* exhausted a solvable position")
+            bound = up_to_parity(bound + min_over, parity)
+    except KeyboardInterrupt:
+        # Every threshold below ``bound`` was searched in full: no shorter solution exists.
+        search.cancel()
+        return search.stopped(INTERRUPTED, bound)
+
+
 class _Search:
     """One board's kernel and its arguments: the shape's move tables, the lower bounds'
-    arrays, the automaton, and the root's heuristic value and components."""
+    arrays, the automaton, and the root's heuristic value and components; and the search's
+    limit, clock and stats (``Thresholds``)."""
 
     def __init__(self, board: Board, goal: Goal, heuristic: Spec, order: str, pruning: str,
-                 on_progress: ProgressCallback | None = None) -> None:
+                 on_progress: ProgressCallback | None, limit: Limit, clock: Clock, stats: Stats) -> None:
         from .._kernels.bounds import LC_TABLES, line_keys
         from .._kernels.idastar import iteration
 
         h, w = board.shape
-        self.board = board
+        self.board, self.goal, self.heuristic = board, goal, heuristic
+        self.limit, self.clock, self.stats = limit, clock, stats
         self.on_progress = on_progress
         # Smaller slices when someone watches, so that the status is fresh (a slice costs ~10 us).
         self.slice = config.KERNEL_SLICE_NODES if on_progress is None else config.PROGRESS_SLICE_NODES
@@ -260,13 +285,12 @@ class _Search:
         if lt.mode == LC_TABLES:
             line_keys(self.cells, self.lines, board.size, self.shape.row_of, self.shape.col_of)
 
-    def iterate(self, bound: int, limit: Limit, clock: Clock,
-                stats: Stats) -> tuple[int, str | None, Stack, np.ndarray]:
+    def threshold(self, bound: int) -> tuple[Iteration, tuple[int, ...] | None, str | None, int]:
         """Run the iteration with threshold ``bound`` in slices until it ends or a limit stops
-        it; record it in ``stats``. Returns the kernel's status, the stop (or None), the stack
-        and ``ctl``."""
-        from .._kernels.idastar import CTL_EXPANDED, CTL_GENERATED, EXHAUSTED, FOUND, Stack
+        it; record it in the stats (see ``Thresholds``)."""
+        from .._kernels.idastar import CTL_DEPTH, CTL_EXPANDED, CTL_GENERATED, CTL_MIN_OVER, EXHAUSTED, FOUND, Stack
 
+        clock, stats, limit = self.clock, self.stats, self.limit
         stack = Stack(np.zeros(bound + 2, np.uint64), np.zeros(bound + 2, np.uint64), np.zeros(bound + 2, np.int64),
                       np.zeros((bound + 2, len(self.row0)), np.int64))
         stack.blanks[0] = self.board.blank
@@ -294,7 +318,20 @@ class _Search:
         stats.generated += it.generated
         stats.expanded += it.expanded
         clock.stamp(stats)
-        return status, stop, stack, ctl
+        found = tuple(int(c) for c in stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1]) if status == FOUND else None
+        return it, found, stop, int(ctl[CTL_MIN_OVER])
+
+    def solved(self, cells: tuple[int, ...]) -> Solution:
+        return found_solution(self.board, self.goal, tiles_from_cells(self.board, cells), optimal=True,
+                              stats=self.stats, method="idastar", heuristic=self.heuristic.name)
+
+    def stopped(self, status: str, bound: int) -> Solution:
+        self.clock.stamp(self.stats)
+        return unfinished(self.board, self.goal, status, bound, stats=self.stats, method="idastar",
+                          heuristic=self.heuristic.name)
+
+    def cancel(self) -> None:
+        pass
 
 
 class Probe:
@@ -324,27 +361,26 @@ class Probe:
         (the blank's cell before the move that made ``board``, if its predecessor is at least
         ``bound`` moves from the goal) spares the search the subtree that undoes that move, where
         no such solution can be."""
-        from .._kernels.idastar import CTL_DEPTH, FOUND
-
         if board.is_goal(self.goal):
             return ()
         if bound < 1:
             return None
         frame = self.frame
         searched = frame.apply(board) if frame is not None else board
-        search = _Search(searched, self.target, self.heuristic, "korf", self.pruning)
+        search = _Search(searched, self.target, self.heuristic, "korf", self.pruning, None, self.limit, self.clock,
+                         self.stats)
         if search.h0 > bound:
             return None
         if came_from is not None:
             search.root = _arrived(searched, came_from if frame is None else frame.cells[came_from])
-        status, stop, stack, ctl = search.iterate(bound, self.limit, self.clock, self.stats)
+        _, found, stop, _ = search.threshold(bound)
         if stop is not None:
             from ..errors import SearchStopped
 
             raise SearchStopped(stop, f"stopped at the {'time' if stop == TIMEOUT else 'node'} limit")
-        if status != FOUND:
+        if found is None:
             return None
-        moves = tiles_from_cells(searched, stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1])
+        moves = tiles_from_cells(searched, found)
         return frame.original_tiles(moves) if frame is not None else moves
 
 

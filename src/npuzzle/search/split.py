@@ -38,10 +38,9 @@ from ..errors import InvalidOptionError
 from ..geometry import geometry, tiles_from_cells
 from ..heuristics.linear_conflict import line_tables
 from ..heuristics.registry import Spec, evaluate, kernel_heuristic
-from .idastar import _fsm_tables, _warm, shape_arrays
+from .idastar import _fsm_tables, _warm, deepen, shape_arrays
 from .idastar import solve_problem as serial
 from .limits import (
-    INTERRUPTED,
     NODE_LIMIT,
     TIMEOUT,
     Clock,
@@ -216,6 +215,7 @@ def run_task(task: Task) -> Outcome:
         L_MIN_OVER,
         L_NEXT,
         SLICE_DONE,
+        LeafRows,
         Stack,
     )
 
@@ -231,15 +231,14 @@ def run_task(task: Task) -> Outcome:
     board = np.zeros(cells, np.uint64)
     ctl = np.zeros(CTL_SIZE, np.int64)
     lctl = np.array([0, 0, 0, 0, _BIG], np.int64)
+    todo = LeafRows(leaves.boards, leaves.blanks, leaves.depths, leaves.steps, leaves.hs, leaves.rows)
     while True:
         if task.deadline is not None and time.time() >= task.deadline:
             busy = int(lctl[L_BUSY])
             return Outcome(int(lctl[L_GENERATED]) + busy * int(ctl[CTL_GENERATED]),
                            int(lctl[L_EXPANDED]) + busy * int(ctl[CTL_EXPANDED]), int(lctl[L_MIN_OVER]),
                            None, time.process_time() - cpu0, timed_out=True)
-        status = ctx.leaves(leaves.boards, leaves.blanks, leaves.depths, leaves.steps, leaves.hs, leaves.rows,
-                            ctx.shape, ctx.lines, ctx.bounds, ctx.fsm, board, stack, ctl, lctl,
-                            bound, 1 << 22)
+        status = ctx.leaves(todo, ctx.shape, ctx.lines, ctx.bounds, ctx.fsm, board, stack, ctl, lctl, bound, 1 << 22)
         if status != SLICE_DONE:
             break
     found = tuple(int(c) for c in stack.blanks[1 : int(ctl[CTL_DEPTH]) + 1]) if status == FOUND else None
@@ -407,30 +406,22 @@ class _Split:
         self.clock = clock or Clock(limit)
         self.stats = stats or Stats(generated=1)
         self.task_cpu = 0.0
+        self.board = Board(job.height, job.width, job.tiles)  # ``search`` gives the board asked about
+        self.note = ""
 
     def search(self, board: Board, bound: int, on_iteration: Callable[[Iteration, bool], None] | None, *,
                note: str) -> Solution:
-        """Thresholds from ``bound`` on (each the smallest f that exceeded the last, of the
-        solutions' parity) until one finds a solution or a limit stops the search."""
-        goal, parity = self.job.goal, board.manhattan(self.job.goal) & 1
-        try:
-            while True:
-                it, found, stop, min_over = self.threshold(bound)
-                if stop is not None:
-                    return self.stopped(stop, bound)
-                if on_iteration is not None:
-                    on_iteration(it, found is not None)
-                if found is not None:
-                    return found_solution(board, goal, tiles_from_cells(board, found), optimal=True,
-                                            stats=self.stats, method=self.method, heuristic=self.job.heuristic.name,
-                                            note=note)
-                if min_over == _BIG:
-                    raise AssertionError("IDA* exhausted a solvable position")
-                nxt = bound + min_over
-                bound = nxt + ((nxt & 1) ^ parity)
-        except KeyboardInterrupt:
-            self.executor.cancel()
-            return self.stopped(INTERRUPTED, bound)
+        """Thresholds from ``bound`` on (``idastar.deepen``) until one finds a solution or a
+        limit stops the search; a solution of ``board`` carries ``note``."""
+        self.board, self.note = board, note
+        return deepen(self, bound, board.manhattan(self.job.goal) & 1, on_iteration)
+
+    def solved(self, cells: tuple[int, ...]) -> Solution:
+        return found_solution(self.board, self.job.goal, tiles_from_cells(self.board, cells), optimal=True,
+                              stats=self.stats, method=self.method, heuristic=self.job.heuristic.name, note=self.note)
+
+    def cancel(self) -> None:
+        self.executor.cancel()
 
     def threshold(self, bound: int) -> tuple[Iteration, tuple[int, ...] | None, str | None, int]:
         """Run one threshold: its iteration, the solution's blank cells (or None), the limit that
