@@ -5,6 +5,16 @@ and what a terminal shows while a command runs (``Live``: the compile notice, a 
 is written, and reports every ``OSError`` of opening, writing or closing it as an
 ``NPuzzleError`` naming the file and the problem; ``stdout_failed(error)`` is the message for
 the standard output, and silences it so Python's final flush does not fail again.
+
+>>> import os, tempfile
+>>> from npuzzle.cli._output import writing
+>>> path = os.path.join(tempfile.mkdtemp(), "moves.txt")
+>>> with writing(path) as out:
+...     _ = out.write(b"LLUR")
+...     os.path.exists(path)  # not yet: the new content goes to a file beside it
+False
+>>> open(path).read()
+'LLUR'
 """
 
 from __future__ import annotations

@@ -1,4 +1,16 @@
-"""``npuzzle check``: validate positions and tell whether the goal can be reached."""
+"""``npuzzle check``: validate positions and tell whether the goal can be reached.
+
+>>> from npuzzle.cli import main
+>>> main(["check", "1 2 3/4 5 6/8 7 0"])
+3x3 board, goal standard:
+  1 2 3
+  4 5 6
+  8 7 _
+Unsolvable:
+  the tiles (blank included) are an odd permutation of the goal, but the blank is 0 moves from its
+  goal cell (even); every move flips both parities, so they can never both be even as at the goal
+1
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""``npuzzle scramble``: uniformly random solvable positions, random walks, Parberry's worst case."""
+"""``npuzzle scramble``: uniformly random solvable positions, random walks, Parberry's worst case.
+
+>>> from npuzzle.cli import main
+>>> main(["scramble", "--shape", "3x3", "--seed", "1", "--count", "2"])
+7 0 1/4 2 5/8 6 3
+7 1 6/0 2 3/4 5 8
+0
+"""
 
 from __future__ import annotations
 

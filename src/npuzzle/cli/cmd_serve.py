@@ -1,4 +1,12 @@
-"""``npuzzle serve``: the web page and its JSON API on this machine (needs ``npuzzle[web]``)."""
+"""``npuzzle serve``: the web page and its JSON API on this machine (needs ``npuzzle[web]``).
+
+Its options and their defaults (this example starts no server):
+
+>>> from npuzzle.cli import build_parser
+>>> args = build_parser().parse_args(["serve"])
+>>> args.host, args.port, args.workers, args.queue, args.time_limit
+('127.0.0.1', 8000, 2, 64, 30.0)
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""``npuzzle solve``: solve positions and print each verified solution (or the bound reached)."""
+"""``npuzzle solve``: solve positions and print each verified solution (or the bound reached).
+
+>>> from npuzzle.cli import main
+>>> main(["solve", "--json", "--heuristic", "wd+id", "1 2 3/4 0 5/7 8 6"])
+{"schema_version": 2, "record": "solve", ..., "length": 2, "optimal": true, ..., "letters": "LU"}
+0
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,21 @@
 """``npuzzle tables``: list, build and remove the tables stored on disk.
 
 (Named ``cmd_tables`` so that it is never mistaken for the library's ``npuzzle.tables``.)
+
+Here in a scratch store of its own, so the example leaves the user's store as it is:
+
+>>> from npuzzle.cli import main
+>>> from npuzzle.search.warm import scratch_store
+>>> with scratch_store():
+...     main(["tables", "build", "pdb:3-2", "--shape", "2x3"])
+...     main(["tables", "list"])
+building pdb:3-2 for 2x3 (standard goal): patterns {1 2 3}, {4 5}; needs about 0 MiB of memory
+stored .../pdb_2x3_standard_1.2.3-4.5_v1.npt (523 bytes) in ... s CPU
+0
+1 table in ..., 523 B in all
+pdb:3-2 --shape 2x3 --goal standard ... pdb_2x3_standard_1.2.3-4.5_v1.npt
+remove one with: npuzzle tables remove NAME [--shape HxW] [--goal GOAL] (or its file name)
+0
 """
 
 from __future__ import annotations

@@ -7,6 +7,17 @@ when it ends), ``GET /api/solve/{id}`` (its state; ``?wait=S`` waits up to S sec
 for it to end), ``DELETE /api/solve/{id}`` or ``POST /api/solve/{id}/cancel`` (cancel it). Every
 answer is a record of ``npuzzle.present`` (``docs/json.md``); every refusal an error record with
 an HTTP status of 4xx (5xx only for a bug, without its traceback).
+
+Driven here in this process by Starlette's test client (no server, no solve workers started):
+
+>>> from starlette.testclient import TestClient
+>>> from npuzzle.web.app import create_app
+>>> client = TestClient(create_app(), base_url="http://127.0.0.1")
+>>> answer = client.post("/api/check", json={"position": "1 2/0 3"})
+>>> answer.status_code, answer.json()["text"]
+(200, 'solvable; Manhattan distance 1, linear conflict 1')
+>>> client.post("/api/check", json={"position": "1 2/0 3"}, headers={"Host": "evil.example"}).status_code
+421
 """
 
 from __future__ import annotations

@@ -11,6 +11,15 @@ the memory a large search took goes back to the system. Cancelling a running job
 in its place; a job that overruns its time limit by ``GRACE_SECONDS`` (numba compiling kernels on
 first use aside, a search stops itself at the limit) is stopped the same way. The server's event
 loop only ever takes the lock for a moment: it never waits for a search.
+
+A 2x2 board is a fast-lane job, a 4x4 is not; a job waits in the queue until a worker is free
+(none is started here):
+
+>>> from npuzzle.web.jobs import Jobs, SolveRequest
+>>> SolveRequest("1 2/0 3", cells=4).cheap, SolveRequest("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", cells=16).cheap
+(True, False)
+>>> Jobs(workers=1).submit(SolveRequest("1 2/0 3", cells=4)).record()
+{'schema_version': 2, 'record': 'job', 'id': '...', 'state': 'queued', 'text': 'waiting for a free worker'}
 """
 
 from __future__ import annotations
