@@ -34,8 +34,9 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from .. import present
 from ..errors import ClusterLostError, InternalError, NPuzzleError
+from ..meters import reporting
+from ..present import common as present_common
 from ._options import (
     EXIT_CLUSTER,
     EXIT_INPUT,
@@ -48,7 +49,7 @@ from ._options import (
     Parser,
     flags_text,
 )
-from ._output import stdout_failed
+from ._output import ProgressBar, stdout_failed
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -97,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = _command(args.command)[1]
     warnings.showwarning = functools.partial(_show_warning, args.command)
     try:
-        status = run(args)
+        with reporting(ProgressBar):  # long builds draw their progress bar on a terminal
+            status = run(args)
         sys.stdout.flush()
         return status
     except ClusterLostError as e:
@@ -107,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"npuzzle {args.command}: {flags_text(str(e), parser)}", file=sys.stderr)
         return EXIT_INPUT
     except InternalError as e:
-        print(f"npuzzle {args.command}: {present.internal_error_text(str(e))}", file=sys.stderr)
+        print(f"npuzzle {args.command}: {present_common.internal_error_text(str(e))}", file=sys.stderr)
         return EXIT_INTERNAL
     except KeyboardInterrupt:
         print(f"npuzzle {args.command}: interrupted", file=sys.stderr)
@@ -135,9 +137,7 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
 def _show_warning(command: str, message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: TextIO | None = None, line: str | None = None) -> None:
     """Warnings (a damaged table bypassed, ...) as one line on stderr, without source lines."""
-    from .. import present
-
-    print(present.warning_text(command, str(message)), file=sys.stderr)
+    print(present_common.warning_text(command, str(message)), file=sys.stderr)
 
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_INPUT", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED",

@@ -36,7 +36,7 @@ from ..notation import (
     read_text,
 )
 from ..notation import read_entries as read_entries_text
-from ..present import invalid_text
+from ..present.batch import invalid_text
 from ..search import METHODS, PRUNING
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from .. import present
+from ..present import positions as present_positions
 from ._batch import Batch
 from ._options import EXIT_INPUT, NOTATION_HELP, add_goal_board, add_json, add_positions, goal_of, read_entries
 
@@ -48,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
         if entry.board is None:
             batch.invalid(entry)
             continue
-        record = present.check_record(entry.board, goal, entry)
+        record = present_positions.check_record(entry.board, goal, entry)
         batch.count(record["status"], EXIT_INPUT if record["status"] == "unsolvable" else 0)
         if args.json:
             batch.emit(record)
         else:
-            print(present.check_text(entry.board, record), flush=True)
+            print(present_positions.check_text(entry.board, record), flush=True)
     return batch.finish()
