@@ -8,7 +8,7 @@ lines, and a solution step by step.
   1 2
   _ 3
 Solution: 1 move, optimal
-  idastar, lc: 1 node generated in ... s (... s CPU)
+  idastar, lc: ... generated in ... s (... s CPU)
   tiles pushed: 3
   letters:      L
 """
