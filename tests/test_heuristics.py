@@ -120,10 +120,11 @@ def test_korf_instances_solved_optimally_with_wd_and_id(korf100):
         assert evaluate(inst.board, inst.goal, "wd+id") <= inst.optimal_length
 
 
-def test_random_15_puzzles_bounded_by_their_optimum():
+def test_random_15_puzzles_bounded_by_their_optimum(private_store):
     """The optimum comes from an independent bound (IDA* with additive 5-5-5 pattern databases,
     which share no table or code of their values with walking or inversion distance): wd+id
-    never exceeds it, and IDA* with wd+id finds a solution of exactly that length."""
+    never exceeds it, and IDA* with wd+id finds a solution of exactly that length. The tables
+    are built in a store of the test's own (in the session's, ``auto`` would pick them later)."""
     from npuzzle.heuristics import pattern_db
 
     pattern_db.build("5-5-5", 4, 4, "standard", progress=False)
