@@ -4,8 +4,8 @@
 ``solution`` (a solution or a stopped search, verbose lines, steps), ``positions`` (checks and
 scrambles), ``batch`` (invalid and unsolvable inputs, batch summaries, benchmark rows),
 ``statistics`` (distributions, happy moves, samples), ``tables`` (the table store, builds and
-their progress bar), ``jobs`` (the web API's records and the server's lines) and ``methods``
-(which options each search method takes).
+their progress bar), ``jobs`` (the web API's records and the server's lines), ``analysis``
+(a played solution's analysis) and ``methods`` (which options each search method takes).
 
 Each ``*_text`` function returns the lines a front end prints, joined by newlines with no final
 newline; each ``*_record`` function returns the dict a front end sends as JSON. Nothing here

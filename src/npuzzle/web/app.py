@@ -197,7 +197,7 @@ class Api:
         options = read_analyze(data, board, self.bounds)
         reason = board.unsolvable_reason(options.goal)
         if reason is not None:
-            return _answer(present.unsolvable_record(board, options.goal, reason), 422)
+            return _answer(present_batch.unsolvable_record(board, options.goal, reason), 422)
         try:
             job = await run_in_threadpool(self.jobs.submit, options)
         except BusyError as e:
@@ -208,7 +208,7 @@ class Api:
             return _answer(job.result)
         reason = job.reason or job.state
         if reason.startswith("internal error"):
-            return _answer(present.error_record(reason, "internal-error"), 500)
+            return _answer(present_jobs.error_record(reason, "internal-error"), 500)
         raise RequestError(f"the analysis was not finished: {reason} (the server's limit is "
                            f"{self.bounds.time_limit:g} s)", 413, "too-large")
 
