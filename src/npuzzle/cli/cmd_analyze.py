@@ -1,8 +1,13 @@
 """``npuzzle analyze``: the analysis of a solve (the optimal distance after every move, the
 mistakes and the better moves, an optimal solution, all optimal solutions when asked).
 
+Here in a scratch store, where the 3x3 distance table it saves goes (the user's store is left as
+it is):
+
 >>> from npuzzle.cli import main
->>> main(["analyze", "1 2 3/4 5 6/0 7 8", "LRLL"])
+>>> from npuzzle.search.warm import scratch_store
+>>> with scratch_store():
+...     main(["analyze", "1 2 3/4 5 6/0 7 8", "LRLL"])
 3x3 board, goal standard:
   1 2 3
   4 5 6
