@@ -18,6 +18,8 @@ from pathlib import Path
 
 from npuzzle import Board
 from npuzzle import stats as st
+from npuzzle.cli._output import ProgressBar
+from npuzzle.meters import reporting
 from npuzzle.notation import parse_shape
 from npuzzle.search import bfs
 from npuzzle.search.idastar import idastar
@@ -119,7 +121,8 @@ def main() -> None:
     s.add_argument("--count", type=int, default=1000)
     s.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
-    {"bfs": run_bfs, "happy": run_happy, "sample": run_sample}[args.what](args)
+    with reporting(ProgressBar):  # the command line's progress bar, on a terminal
+        {"bfs": run_bfs, "happy": run_happy, "sample": run_sample}[args.what](args)
 
 
 if __name__ == "__main__":

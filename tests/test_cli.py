@@ -250,7 +250,7 @@ def test_a_streamed_answer_is_the_answer_the_solution_gives(capsys, monkeypatch,
     """Above present.LETTERS_ONLY_CELLS a real-time answer is written from its packed moves, in
     pieces; lowered to 9 cells here, a 4x5 board's streamed text and JSON are what present makes
     of realtime_solve's Solution, letters and all."""
-    from npuzzle import present
+    from npuzzle.present import solution as present
     from npuzzle.search.realtime import realtime_solve
 
     monkeypatch.setattr(present, "LETTERS_ONLY_CELLS", 9)

@@ -127,26 +127,29 @@ def test_huge_numbers_in_positions_and_moves():
 LONG = "x" * 5000
 
 
-@pytest.mark.parametrize("argv", [
-    ["check", LONG],
-    ["check", "1 2 3/4 5 6/7 0 " + LONG],
-    ["check", "1 2 3/4 5 6/7 0 8" + "9" * 5000],
-    ["check", "abc" + LONG],
-    ["check", "--shape", "2x2", "12" + LONG],
-    ["solve", "--heuristic", LONG, P],
-    ["solve", "--heuristic", "wd+" + LONG, P],
-    ["stats", "bfs", "2x3", "--blank-cell", LONG],
-    ["scramble", "--shape", LONG],
-    ["solve", P, "--timeout", LONG],
-    ["solve", P, "--max-memory", LONG],
-    ["bench", "korf100", "--ids", "1-" + LONG],
+#: Each long bad argument with the exit status it must give: 1 for input the library refuses (a
+#: position, a benchmark's ids), 2 for a value the parser's own types refuse (usage).
+@pytest.mark.parametrize("argv, status", [
+    (["check", LONG], 1),
+    (["check", "1 2 3/4 5 6/7 0 " + LONG], 1),
+    (["check", "1 2 3/4 5 6/7 0 8" + "9" * 5000], 1),
+    (["check", "abc" + LONG], 1),
+    (["check", "--shape", "2x2", "12" + LONG], 1),
+    (["solve", "--heuristic", LONG, P], 2),
+    (["solve", "--heuristic", "wd+" + LONG, P], 2),
+    (["stats", "bfs", "2x3", "--blank-cell", LONG], 2),
+    (["scramble", "--shape", LONG], 2),
+    (["solve", P, "--timeout", LONG], 2),
+    (["solve", P, "--max-memory", LONG], 2),
+    (["bench", "korf100", "--ids", "1-" + LONG], 1),
 ])
-def test_long_bad_input_is_quoted_short(capsys, argv):
+def test_long_bad_input_is_quoted_short(capsys, argv, status):
     try:
-        main(argv)
-    except SystemExit:
-        pass
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
     captured = capsys.readouterr()
+    assert code == status, (code, captured.err[:300])
     assert "Traceback" not in captured.err
     line = [ln for ln in captured.err.splitlines() if ln.startswith("npuzzle")]
     assert len(line) == 1 and len(line[0]) < 300, line

@@ -17,10 +17,22 @@ import npuzzle
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: Every module of the package but the numba kernels (private, no examples) and the
-#: ``__main__`` modules (importing one runs the command line).
-MODULES = sorted(m.name for m in pkgutil.walk_packages(npuzzle.__path__, "npuzzle.")
-                 if "._kernels" not in m.name and not m.name.endswith("__main__"))
+#: The package and every module of it but the ``__main__`` modules (importing one runs the command line).
+MODULES = sorted(["npuzzle", *(m.name for m in pkgutil.walk_packages(npuzzle.__path__, "npuzzle.")
+                               if not m.name.endswith("__main__"))])
+
+#: The modules that need no example of their own, and why. Every other module's docstrings must
+#: hold at least one example, and every example must pass.
+NO_EXAMPLE = {
+    **{name: "a numba kernel: private, called only by the typed layers (whose examples run it)"
+       for name in MODULES if name.startswith("npuzzle._kernels")},
+    "npuzzle.cli._batch": "the commands' shared batch bookkeeping: the examples of cmd_check and cmd_solve run it",
+    "npuzzle.cli.cmd_warmup": "compiles every kernel (minutes with an empty numba cache); "
+                              "tests/test_kernel_cache.py runs its warm-up",
+    # Merged from the 'learning' branch after this check was written: each still owes an example.
+    **dict.fromkeys(["npuzzle.cli.cmd_dataset", "npuzzle.cli.cmd_verify", "npuzzle.dataset", "npuzzle.env",
+                     "npuzzle.search.labels"], "new with the 'learning' branch: an example is still owed"),
+}
 
 
 def test_import_loads_neither_numpy_nor_numba():
@@ -31,21 +43,22 @@ def test_import_loads_neither_numpy_nor_numba():
 
 
 def test_every_module_is_doctested():
-    assert {"npuzzle.board", "npuzzle.notation", "npuzzle.heuristics.inversion", "npuzzle.search.idastar"} <= set(
-        MODULES)
+    """The list is the package's modules (the walk found them), and each exemption names one."""
+    assert {"npuzzle.board", "npuzzle.notation", "npuzzle.search.idastar", "npuzzle.present", "npuzzle.cli",
+            "npuzzle._kernels.idastar"} <= set(MODULES)
+    assert set(NO_EXAMPLE) <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
+    """Every module but the exempt ones has an example, and every example passes."""
     module = importlib.import_module(name)
-    failed, _ = doctest.testmod(module, verbose=False, optionflags=doctest.ELLIPSIS)
+    failed, attempted = doctest.testmod(module, verbose=False, optionflags=doctest.ELLIPSIS)
     assert failed == 0
-
-
-def test_examples_exist_where_they_teach_the_most():
-    for name in ("npuzzle", "npuzzle.board", "npuzzle.notation", "npuzzle.heuristics.inversion"):
-        _, attempted = doctest.testmod(importlib.import_module(name), verbose=False)
-        assert attempted > 0, name
+    if name in NO_EXAMPLE:
+        assert attempted == 0, f"{name} has examples now: take it off NO_EXAMPLE"
+    else:
+        assert attempted > 0, f"{name} has no example: add one to its docstrings (or a reason to NO_EXAMPLE)"
 
 
 def test_readme_python_example():

@@ -182,7 +182,7 @@ def test_a_folder_in_a_tables_place(capsys, store):
     for argv in (["tables", "build", "pdb:4-4", "--shape", "3x3", "--force"],
                  ["tables", "remove", PDB33], ["tables", "remove", "pdb:4-4", "--shape", "3x3"]):
         code, out, err = run(capsys, *argv)
-        assert code == 1 and "remove it yourself" in err or "remove that folder yourself" in err
+        assert code == 1 and ("remove it yourself" in err or "remove that folder yourself" in err), (code, err)
         assert len(err.splitlines()) == 1
     (store / PDB33 / "x").unlink()
     code, out, err = run(capsys, "tables", "build", "pdb:4-4", "--shape", "3x3", "--force")

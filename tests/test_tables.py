@@ -151,7 +151,11 @@ def test_list_and_remove(store, capsys):
 
 
 def test_progress_is_silent_without_a_terminal(capsys):
-    with tables.progress(10, "building") as bar:
+    """The command line's progress bar (what long builds report to under ``npuzzle``)."""
+    from npuzzle.cli._output import ProgressBar
+    from npuzzle.meters import progress, reporting
+
+    with reporting(ProgressBar), progress(10, "building") as bar:
         for _ in range(10):
             bar.advance(1)
         bar.note("done")

@@ -4,11 +4,14 @@ overflow at any board size the page offers, touch targets of 44 px on the phone,
 arrow keys, a mouse drag and a touch swipe, timed solves with the session's averages, the analysis
 of a known solve, share links that round-trip (old ones too) and bad links that keep a board, and
 the solver with its replay. Skipped, with the reason, only where no browser can run (install it
-with ``apt-get install -y chromium chromium-driver``, as ``.ci/run`` does)."""
+with ``apt-get install -y chromium chromium-driver``, as ``.ci/run`` does); where
+``NPUZZLE_REQUIRE_BROWSER=1`` (set by ``.ci/run`` once it has the browser) a browser that is
+missing or cannot start fails them instead, so they never vanish from a green CI run."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -38,6 +41,15 @@ WAIT = 300
 PHONE, TABLET, DESKTOP = (390, 844, True), (768, 1024, False), (1280, 800, False)
 KEYS = {"L": Keys.ARROW_LEFT, "R": Keys.ARROW_RIGHT, "U": Keys.ARROW_UP, "D": Keys.ARROW_DOWN}
 SOLVED_3X3 = "1 2 3 4 5 6 7 8 0"
+#: Set by ``.ci/run`` when the browser is installed: then no browser is a failure, not a skip.
+REQUIRE_BROWSER = os.environ.get("NPUZZLE_REQUIRE_BROWSER") == "1"
+
+
+def no_browser(reason: str) -> None:
+    """Skip the page's tests with ``reason``, or fail them where the browser is required."""
+    if REQUIRE_BROWSER:
+        pytest.fail(f"{reason}; NPUZZLE_REQUIRE_BROWSER=1 says this run must have one", pytrace=False)
+    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +64,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def browser():
     if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("no browser: chromium and chromedriver are not installed "
-                    "(apt-get install -y chromium chromium-driver)")
+        no_browser("no browser: chromium and chromedriver are not installed "
+                   "(apt-get install -y chromium chromium-driver)")
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
@@ -64,7 +76,7 @@ def browser():
     try:
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     except Exception as e:  # a browser that cannot start here (no display libraries, ...)
-        pytest.skip(f"no browser: headless Chromium does not start ({type(e).__name__}: {str(e)[:200]})")
+        no_browser(f"no browser: headless Chromium does not start ({type(e).__name__}: {str(e)[:200]})")
     driver.set_page_load_timeout(60)
     try:
         yield driver

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -122,6 +122,51 @@ def _id(text: str, highest: int, name: str | None) -> int:
     return value
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A benchmark run before it starts: the set, its instances and the options, resolved (the
+    heuristic ``auto`` and the default named, and whether node counts are Korf's)."""
+
+    name: str
+    instances: list[Instance]
+    method: str
+    heuristic: str
+    pruning: str
+    repeat: int
+    compare_nodes: bool
+
+
+def plan(name: str, ids: Iterable[int] | None, *, method: str = "idastar", heuristic: str | None = None,
+         pruning: str = "auto", repeat: int = 1) -> Plan:
+    """The run of set ``name`` (``ids`` of it, or all) with these options (see ``run``)."""
+    instances = benchmark_set(name, list(ids) if ids is not None else None)
+    heuristic = heuristic or default_heuristic(name)
+    if heuristic == "auto" and instances:
+        from .heuristics.registry import auto_heuristic
+
+        heuristic = auto_heuristic(instances[0].board.height, instances[0].board.width, instances[0].goal)[0]
+    return Plan(name, instances, method, heuristic, pruning, repeat, counts_korf_nodes(method, heuristic, pruning))
+
+
+def solve_rows(run: Plan, *, timeout: float | None = None, executor: Executor | None = None,
+               on_progress: ProgressCallback | None = None) -> Iterator[Row]:
+    """Each instance of the run solved, as its row, in order (see ``run``)."""
+    from .cluster import solve_many
+    from .search import solve
+
+    limit = Limit(timeout=timeout)
+    if executor is not None:
+        solutions = solve_many(((inst.board, inst.goal) for inst in run.instances), executor, repeat=run.repeat,
+                               method=run.method, heuristic=run.heuristic, limit=limit, pruning=run.pruning)
+    else:
+        solutions = (min((solve(inst.board, method=run.method, heuristic=run.heuristic, goal=inst.goal, limit=limit,
+                                pruning=run.pruning, on_progress=on_progress) for _ in range(max(1, run.repeat))),
+                         key=lambda r: r.stats.seconds)
+                     for inst in run.instances)
+    for inst, solution in zip(run.instances, solutions, strict=True):
+        yield Row(inst, solution, run.compare_nodes)
+
+
 def run(
     name: str,
     ids: Iterable[int] | None,
@@ -136,91 +181,53 @@ def run(
     executor: Executor | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> list[Row]:
-    """Solve the instances, print one line each and a total (with ``as_json``, one JSON record
-    each and a summary record: ``present.bench_record``); return the rows. With ``repeat``
-    above 1 every instance is solved that many times and its least CPU time is kept (the
-    searches are deterministic: every run finds the same solution with the same nodes). With an
-    ``executor`` (``search.split``) the instances are solved by its workers, one each; else
-    ``on_progress`` is called during each search (``search.solve``)."""
-    from .cluster import solve_many
-    from .search import solve
-
+    """Solve the instances, write one line each and a total to ``out`` (standard output by
+    default) as ``present.batch`` makes them (with ``as_json``, one JSON record each and a
+    summary record: ``present.batch.bench_record``); return the rows. With ``repeat`` above 1
+    every instance is solved that many times and its least CPU time is kept (the searches are
+    deterministic: every run finds the same solution with the same nodes). With an ``executor``
+    (``search.split``) the instances are solved by its workers, one each; else ``on_progress``
+    is called during each search (``search.solve``). ``plan`` and ``solve_rows`` are the same
+    run without any text."""
     out = out if out is not None else sys.stdout
-    instances = benchmark_set(name, list(ids) if ids is not None else None)
-    heuristic = heuristic or default_heuristic(name)
-    if heuristic == "auto" and instances:
-        from .heuristics.registry import auto_heuristic
-
-        heuristic = auto_heuristic(instances[0].board.height, instances[0].board.width, instances[0].goal)[0]
-    compare_nodes = counts_korf_nodes(method, heuristic, pruning)
+    the_plan = plan(name, ids, method=method, heuristic=heuristic, pruning=pruning, repeat=repeat)
     if not as_json:
-        out.write(f"# {name}: method {method}, heuristic {heuristic}, pruning {pruning}, {len(instances)} instances"
-                  + (f", least CPU time of {repeat} runs each" if repeat > 1 else "") + "\n")
-        out.write("# id  length  optimum    generated     expanded    CPU_s  Mnodes/s"
-                  + ("  korf_nodes\n" if compare_nodes else f"  {_PUBLISHED[name]}\n"))
+        out.write(_head_text(the_plan) + "\n")
     rows = []
-    limit = Limit(timeout=timeout)
-    if executor is not None:
-        solutions = solve_many(((inst.board, inst.goal) for inst in instances), executor, repeat=repeat,
-                               method=method, heuristic=heuristic, limit=limit, pruning=pruning)
-    else:
-        solutions = (min((solve(inst.board, method=method, heuristic=heuristic, goal=inst.goal, limit=limit,
-                                pruning=pruning, on_progress=on_progress) for _ in range(max(1, repeat))),
-                         key=lambda r: r.stats.seconds)
-                     for inst in instances)
-    for inst, solution in zip(instances, solutions, strict=True):
-        row = Row(inst, solution, compare_nodes)
+    for row in solve_rows(the_plan, timeout=timeout, executor=executor, on_progress=on_progress):
         rows.append(row)
-        out.write(_row_json(name, row) if as_json else _row_text(row))
+        out.write(_row_text(name, row, as_json) + "\n")
         out.flush()
-    out.write(_total_json(name, rows, compare_nodes) if as_json else _total_text(rows, compare_nodes))
+    out.write(_total_text(the_plan, rows, as_json) + "\n")
     return rows
 
 
-#: The published node counts a run's are printed beside (for reference: another implementation's).
-_PUBLISHED = {"korf100": "korf1985_generated", "korf50": "korf_felner2002_generated"}
+def _head_text(run: Plan) -> str:
+    """The first lines of a run's table (``present.batch.bench_head_text``)."""
+    from .present import batch
+
+    return batch.bench_head_text(run.name, run.method, run.heuristic, run.pruning, len(run.instances), run.repeat,
+                                 run.compare_nodes)
 
 
-def _row_text(row: Row) -> str:
-    inst, sol = row.instance, row.solution
-    st = sol.stats
-    rate = st.generated / st.seconds / 1e6 if st.seconds > 0 else 0.0
-    flag = "" if row.length_ok else "  LENGTH MISMATCH" if sol.solved else f"  {sol.status}"
-    extra = f"  {inst.published_nodes:>15,}" if inst.published_nodes is not None else ""
-    if row.compare_nodes and row.nodes_ok is not None:
-        extra = f"  {inst.recomputed_nodes:,}" + ("" if row.nodes_ok else " NODE COUNT DIFFERS")
-    return (f"{inst.id:4d}  {sol.length if sol.solved else '-':>6}  {inst.optimal_length:7d}  "
-            f"{st.generated:>11,}  {st.expanded:>11,}  {st.seconds:7.3f}  {rate:8.1f}{extra}{flag}\n")
-
-
-def _row_json(name: str, row: Row) -> str:
-    from . import present
+def _row_text(name: str, row: Row, as_json: bool = False) -> str:
+    """A row as ``present.batch`` writes it: a line of the table, or a JSON record."""
+    from .present import batch
 
     inst = row.instance
+    if not as_json:
+        return batch.bench_row_text(inst, row.solution, row.nodes_ok, row.compare_nodes)
     korf = inst.recomputed_nodes if row.compare_nodes else None
-    record = present.bench_record(name, inst.id, inst.optimal_length, row.solution, korf, row.nodes_ok,
-                                  inst.published_nodes)
-    return json.dumps(record) + "\n"
+    return json.dumps(batch.bench_record(name, inst.id, inst.optimal_length, row.solution, korf, row.nodes_ok,
+                                         inst.published_nodes))
 
 
-def _total_text(rows: list[Row], compare_nodes: bool) -> str:
-    total_nodes = sum(r.solution.stats.generated for r in rows)
-    total_expanded = sum(r.solution.stats.expanded for r in rows)
-    total_cpu = sum(r.solution.stats.seconds for r in rows)
-    bad = sum(not r.length_ok for r in rows)
-    text = (f"# total: {len(rows)} instances, {total_nodes:,} nodes generated ({total_expanded:,} expanded), "
-            f"{total_cpu:.2f} s CPU, "
-            f"{total_nodes / total_cpu / 1e6 if total_cpu else 0:.1f} M nodes/s; "
-            f"{len(rows) - bad} lengths equal to the published optimum")
-    if compare_nodes:
-        same = sum(bool(r.nodes_ok) for r in rows)
-        text += f", {same} node counts equal to Korf's (recomputed)"
-    return text + "\n"
+def _total_text(run: Plan, rows: list[Row], as_json: bool = False) -> str:
+    """The total of a run as ``present.batch`` writes it: the table's last line, or a JSON record."""
+    from .present import batch
 
-
-def _total_json(name: str, rows: list[Row], compare_nodes: bool) -> str:
-    from . import present
-
-    nodes_ok = sum(bool(r.nodes_ok) for r in rows) if compare_nodes else None
-    record = present.bench_total_record(name, [r.solution for r in rows], sum(r.length_ok for r in rows), nodes_ok)
-    return json.dumps(record) + "\n"
+    lengths_ok = sum(r.length_ok for r in rows)
+    nodes_ok = sum(bool(r.nodes_ok) for r in rows) if run.compare_nodes else None
+    if as_json:
+        return json.dumps(batch.bench_total_record(run.name, [r.solution for r in rows], lengths_ok, nodes_ok))
+    return batch.bench_total_text([r.solution for r in rows], lengths_ok, nodes_ok)

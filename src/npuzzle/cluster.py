@@ -19,6 +19,19 @@ then ``npuzzle solve --file F --scheduler tcp://127.0.0.1:8786``. A scheduler lo
 the run with a ``ClusterLostError`` saying how much was done. Workers run npuzzle from their own
 installation and table store (``NPUZZLE_DATA_DIR`` there); build the tables on every machine
 first (``npuzzle tables build pdb:7-8``).
+
+One worker asks for nothing (the serial search, here); ``solve_many`` runs a batch on any
+executor, here ``split.Inline`` (this process):
+
+>>> from npuzzle import Board
+>>> from npuzzle.cluster import solve_many, workers
+>>> from npuzzle.search.split import Inline
+>>> with workers(jobs=1) as executor:
+...     print(executor)
+None
+>>> boards = [(Board(2, 3, (1, 2, 3, 4, 0, 5)), "standard"), (Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), "standard")]
+>>> [s.length for s in solve_many(boards, Inline(), heuristic="manhattan")]
+[1, 31]
 """
 
 from __future__ import annotations

@@ -23,6 +23,14 @@ The other tunables are module constants next to the code they govern; this modul
 - ``heuristics.walking_distance``: ``MAX_STATES``.
 - ``tables``: ``HUGE_PAGE_BYTES`` (loaded tables from this size on get 2 MB pages),
   ``STAMP_AFTER`` (see its docstring on verification stamps).
+
+>>> import os
+>>> from npuzzle import config
+>>> saved = dict(os.environ)
+>>> os.environ.update(NPUZZLE_DATA_DIR="/srv/npuzzle-tables", NPUZZLE_NUMBA_CACHE="off")
+>>> str(config.data_dir()), config.numba_cache()
+('/srv/npuzzle-tables', False)
+>>> os.environ.clear(); os.environ.update(saved)
 """
 
 from __future__ import annotations

@@ -28,10 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import tables as store
 from .board import Board, Goal, check_goal
 from .errors import InvalidOptionError, NPuzzleError
-from .present import SCHEMA_VERSION, write_error_text
+from .meters import progress as meter
+from .present import SCHEMA_VERSION
+from .present.common import write_error_text
 from .present.dataset import COLUMNS, PARAMETERS, RECORD, head_fields, resume_mismatch_text, row_line, row_prefix
 from .search import labels
 from .search.stepper import Boards, check_stepper_shape
@@ -354,8 +355,8 @@ def _label_into(part: Path, spec: Spec, start: int, count: int, jobs: int, progr
 
     labels.prepare(spec.height, spec.width, spec.goal)  # before the workers fork: they share it
     todo = units(spec, start, count)
-    with open(part, "a", encoding="utf-8") as f, store.progress(count - start, f"dataset {part.name}",
-                                                                  progress) as bar, workers(jobs) as executor:
+    with open(part, "a", encoding="utf-8") as f, meter(count - start, f"dataset {part.name}",
+                                                       progress) as bar, workers(jobs) as executor:
         while batch := list(itertools.islice(todo, WINDOW)):
             for rows in map(label_unit, batch) if executor is None else executor.imap(label_unit, batch):
                 f.write("\n".join(rows) + "\n")

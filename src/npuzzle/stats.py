@@ -27,9 +27,9 @@ def sample_lengths(
     with an ``executor`` (``search.split``) its workers solve them, one each: the same lengths."""
     import numpy as np
 
-    from . import tables
     from .cluster import solve_many
     from .instances import random_board
+    from .meters import progress as meter
     from .search import solve
 
     check_goal(goal)
@@ -40,7 +40,7 @@ def sample_lengths(
     solutions = (solve_many(((b, goal) for b in boards), executor) if executor is not None
                  else (solve(b, goal=goal) for b in boards))
     lengths = []
-    with tables.progress(count, f"sample {height}x{width}", progress) as bar:
+    with meter(count, f"sample {height}x{width}", progress) as bar:
         for solution in solutions:
             if not solution.optimal or solution.length is None:
                 raise NPuzzleError(f"no optimal solution found ({solution.status})")

@@ -74,7 +74,6 @@ import re
 import shutil
 import stat
 import struct
-import sys
 import tempfile
 import time
 import warnings
@@ -722,58 +721,3 @@ def check_build(what: str, nbytes: int = 0) -> None:
 
 #: The statuses a stopped build gives its search (``search.limits.TIMEOUT``, ``MEMORY_LIMIT``).
 TIMEOUT_STATUS, MEMORY_LIMIT_STATUS = "timeout", "memory-limit"
-
-
-class Progress:
-    """A progress bar on stderr, drawn only when stderr is a terminal (so tests print nothing).
-
-    ``advance(n)`` adds work done; ``note(text)`` changes the trailing text. At most ten redraws a
-    second.
-    """
-
-    def __init__(self, total: int, label: str, enabled: bool = True) -> None:
-        self.total = max(int(total), 1)
-        self.label = label
-        self.done = 0
-        self.text = ""
-        self.enabled = enabled and sys.stderr.isatty()
-        self._last = 0.0
-        self._start = time.monotonic()
-
-    def advance(self, n: int = 1) -> None:
-        self.done += n
-        self._draw()
-
-    def note(self, text: str) -> None:
-        self.text = text
-        self._draw()
-
-    def _draw(self, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self._last < 0.1:
-            return
-        self._last = now
-        frac = min(self.done / self.total, 1.0)
-        bar = "#" * int(30 * frac)
-        sys.stderr.write(
-            f"\r{self.label} [{bar:<30}] {100 * frac:5.1f}% {now - self._start:6.1f}s {self.text}\x1b[K"
-        )
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self._draw(force=True)
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
-@contextmanager
-def progress(total: int, label: str, enabled: bool = True) -> Iterator[Progress]:
-    """``with progress(total, "building") as bar: ... bar.advance(n)``; see ``Progress``."""
-    bar = Progress(total, label, enabled)
-    try:
-        yield bar
-    finally:
-        bar.close()

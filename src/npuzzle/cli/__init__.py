@@ -9,6 +9,18 @@ with no arguments prints the help, which lists the commands (exit status 0).
 Building the parser imports neither numpy nor numba: ``npuzzle --help`` starts at once; each
 command imports the solvers when it runs. Running a command builds (and imports) only that
 command's parser: ``npuzzle solve ...`` never builds the eight others (7-12 ms).
+
+>>> from npuzzle.cli import main
+>>> main(["solve", "--heuristic", "lc", "1 2 3/4 5 6/0 7 8"])
+3x3 board, goal standard:
+  1 2 3
+  4 5 6
+  _ 7 8
+Solution: 2 moves, optimal
+  idastar, lc: 5 nodes generated in ... s (... s CPU)
+  tiles pushed: 78
+  letters:      LL
+0
 """
 
 from __future__ import annotations
@@ -22,8 +34,9 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from .. import present
 from ..errors import ClusterLostError, InternalError, NPuzzleError
+from ..meters import reporting
+from ..present import common as present_common
 from ._options import (
     EXIT_CLUSTER,
     EXIT_INPUT,
@@ -36,7 +49,7 @@ from ._options import (
     Parser,
     flags_text,
 )
-from ._output import stdout_failed
+from ._output import ProgressBar, stdout_failed
 
 if TYPE_CHECKING:
     from ._options import Subparsers
@@ -85,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = _command(args.command)[1]
     warnings.showwarning = functools.partial(_show_warning, args.command)
     try:
-        status = run(args)
+        with reporting(ProgressBar):  # long builds draw their progress bar on a terminal
+            status = run(args)
         sys.stdout.flush()
         return status
     except ClusterLostError as e:
@@ -95,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"npuzzle {args.command}: {flags_text(str(e), parser)}", file=sys.stderr)
         return EXIT_INPUT
     except InternalError as e:
-        print(f"npuzzle {args.command}: {present.internal_error_text(str(e))}", file=sys.stderr)
+        print(f"npuzzle {args.command}: {present_common.internal_error_text(str(e))}", file=sys.stderr)
         return EXIT_INTERNAL
     except KeyboardInterrupt:
         print(f"npuzzle {args.command}: interrupted", file=sys.stderr)
@@ -123,9 +137,7 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
 def _show_warning(command: str, message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: TextIO | None = None, line: str | None = None) -> None:
     """Warnings (a damaged table bypassed, ...) as one line on stderr, without source lines."""
-    from .. import present
-
-    print(present.warning_text(command, str(message)), file=sys.stderr)
+    print(present_common.warning_text(command, str(message)), file=sys.stderr)
 
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_INPUT", "EXIT_USAGE", "EXIT_LIMIT", "EXIT_INTERRUPTED",

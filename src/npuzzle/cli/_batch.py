@@ -3,7 +3,7 @@
 An input that is no position, or one the goal cannot be reached from, is reported (a JSON record
 with its place, or a line on stderr) and the batch goes on. The exit status is the worst outcome:
 0 all done, 1 some input invalid or unsolvable, 3 some search stopped by a limit; a batch of
-more than one position ends with ``present.batch_summary_text`` on stderr.
+more than one position ends with ``present.batch.batch_summary_text`` on stderr.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import present
 from ..notation import Entry
+from ..present import batch as present_batch
 from ..search.limits import Clock, Limit
 from ._options import EXIT_INPUT, EXIT_OK
 
@@ -43,18 +43,18 @@ class Batch:
         """An input that is no position: its record, or a line on stderr naming its place."""
         self.count("invalid", EXIT_INPUT)
         if self.as_json:
-            self.emit(present.invalid_record(entry, self.command))
+            self.emit(present_batch.invalid_record(entry, self.command))
         else:
-            self.error(present.invalid_text(entry, self.many))
+            self.error(present_batch.invalid_text(entry, self.many))
 
     def unsolvable(self, entry: Entry, goal: Any, reason: str) -> None:
         """A position the goal cannot be reached from: its record, or a line on stderr."""
         assert entry.board is not None
         self.count("unsolvable", EXIT_INPUT)
         if self.as_json:
-            self.emit(present.unsolvable_record(entry.board, goal, reason, entry))
+            self.emit(present_batch.unsolvable_record(entry.board, goal, reason, entry))
         else:
-            text = present.unsolvable_text(entry.board, reason)
+            text = present_batch.unsolvable_text(entry.board, reason)
             self.error(f"{entry.where}: {text}" if self.many else text)
 
     def emit(self, record: dict[str, Any]) -> None:
@@ -66,7 +66,7 @@ class Batch:
     def finish(self) -> int:
         """The summary line (for more than one position) and the exit status."""
         if self.many:
-            print(present.batch_summary_text(self.command, self.counts, self.clock.wall(),
+            print(present_batch.batch_summary_text(self.command, self.counts, self.clock.wall(),
                                                  self.clock.cpu_with_children()),
                   file=sys.stderr, flush=True)
         return self.status

@@ -3,6 +3,16 @@
 Each ``add_*`` function adds one option (or the position arguments) to a command's parser; the
 ``*_arg`` functions are argparse types that turn a bad value into a usage error (exit status 2).
 Nothing here imports numpy or numba, so ``npuzzle --help`` starts at once.
+
+>>> from npuzzle.cli._options import seconds_arg, shape_arg
+>>> shape_arg("3x4")
+(3, 4)
+>>> shape_arg("3y4")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: bad shape '3y4': write HEIGHTxWIDTH, e.g. 3x4
+>>> seconds_arg("-1")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: '-1' must be positive
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ from ..notation import (
     read_text,
 )
 from ..notation import read_entries as read_entries_text
-from ..present import invalid_text
+from ..present.batch import invalid_text
 from ..search import METHODS, PRUNING
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130

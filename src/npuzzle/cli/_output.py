@@ -5,6 +5,16 @@ and what a terminal shows while a command runs (``Live``: the compile notice, a 
 is written, and reports every ``OSError`` of opening, writing or closing it as an
 ``NPuzzleError`` naming the file and the problem; ``stdout_failed(error)`` is the message for
 the standard output, and silences it so Python's final flush does not fail again.
+
+>>> import os, tempfile
+>>> from npuzzle.cli._output import writing
+>>> path = os.path.join(tempfile.mkdtemp(), "moves.txt")
+>>> with writing(path) as out:
+...     _ = out.write(b"LLUR")
+...     os.path.exists(path)  # not yet: the new content goes to a file beside it
+False
+>>> open(path).read()
+'LLUR'
 """
 
 from __future__ import annotations
@@ -18,8 +28,9 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, BinaryIO
 
-from .. import config, present
+from .. import config
 from ..errors import NPuzzleError
+from ..present import common as present_common
 
 if TYPE_CHECKING:
     from ..search.limits import Progress, ProgressCallback
@@ -43,13 +54,13 @@ def writing(path: str) -> Iterator[BinaryIO]:
             with open(path, "wb") as out:
                 yield out
         except OSError as e:
-            raise NPuzzleError(present.write_error_text(e, path)) from None
+            raise NPuzzleError(present_common.write_error_text(e, path)) from None
         return
     folder, name = os.path.split(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
     except OSError as e:
-        raise NPuzzleError(present.write_error_text(e, path)) from None
+        raise NPuzzleError(present_common.write_error_text(e, path)) from None
     try:
         with os.fdopen(fd, "wb") as out:
             yield out
@@ -59,7 +70,7 @@ def writing(path: str) -> Iterator[BinaryIO]:
         os.replace(tmp, target)
     except OSError as e:
         _remove(tmp)
-        raise NPuzzleError(present.write_error_text(e, path)) from None
+        raise NPuzzleError(present_common.write_error_text(e, path)) from None
     except BaseException:
         _remove(tmp)
         raise
@@ -86,7 +97,7 @@ def check_writable(path: str) -> None:
         with open(path, "ab"):
             pass
     except OSError as e:
-        raise NPuzzleError(present.write_error_text(e, path)) from None
+        raise NPuzzleError(present_common.write_error_text(e, path)) from None
     if not existed:
         os.remove(path)
 
@@ -100,7 +111,7 @@ def stdout_failed(error: OSError) -> str:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # a stdout without a file descriptor (tests)
         pass
-    return present.write_error_text(error)
+    return present_common.write_error_text(error)
 
 
 class Live:
@@ -130,11 +141,11 @@ class Live:
 
     def notice(self, method: str) -> None:
         self.clear()
-        print(present.compile_notice_text(method), file=sys.stderr, flush=True)
+        print(present_common.compile_notice_text(method), file=sys.stderr, flush=True)
 
     def progress(self, progress: Progress) -> None:
         """An ``on_progress`` callback: redraw the status line (at most five times a second)."""
-        self.show(progress.wall_seconds, lambda: present.progress_text(progress))
+        self.show(progress.wall_seconds, lambda: present_common.progress_text(progress))
 
     def show(self, wall_seconds: float, text: Callable[[], str]) -> None:
         """Redraw the status line with ``text()`` (at most five times a second, once the work has
@@ -156,3 +167,45 @@ class Live:
     def callback(self) -> ProgressCallback | None:
         """``progress`` when enabled, else None (the search then runs in its larger slices)."""
         return self.progress if self.enabled else None
+
+
+class ProgressBar:
+    """A long build's progress bar on stderr (a ``meters.Meter``), drawn only when stderr is a
+    terminal (so tests print nothing), its text from ``present.tables.progress_bar_text``: at
+    most ten redraws a second, and the last one kept on its line at the end."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total = max(int(total), 1)
+        self.label = label
+        self.done = 0
+        self.text = ""
+        self.enabled = sys.stderr.isatty()
+        self._last = 0.0
+        self._start = time.monotonic()
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        self._draw()
+
+    def note(self, text: str) -> None:
+        self.text = text
+        self._draw()
+
+    def _draw(self, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < 0.1:
+            return
+        self._last = now
+        from ..present.tables import progress_bar_text
+
+        sys.stderr.write("\r" + progress_bar_text(self.label, self.done, self.total, now - self._start, self.text)
+                         + "\x1b[K")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self._draw(force=True)
+            sys.stderr.write("\n")
+            sys.stderr.flush()

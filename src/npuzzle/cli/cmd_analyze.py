@@ -1,5 +1,27 @@
 """``npuzzle analyze``: the analysis of a solve (the optimal distance after every move, the
-mistakes and the better moves, an optimal solution, all optimal solutions when asked)."""
+mistakes and the better moves, an optimal solution, all optimal solutions when asked).
+
+Here in a scratch store, where the 3x3 distance table it saves goes (the user's store is left as
+it is):
+
+>>> from npuzzle.cli import main
+>>> from npuzzle.search.warm import scratch_store
+>>> with scratch_store():
+...     main(["analyze", "1 2 3/4 5 6/0 7 8", "LRLL"])
+3x3 board, goal standard:
+  1 2 3
+  4 5 6
+  _ 7 8
+Letters name the direction the pushed tile slides.
+Your moves (4): LRL2
+4 moves, solved; optimal 2 (+2); 2.00 moves per Manhattan distance (2)
+Distance to the goal after each move, from the start: 2 1 2 1 0
+1 mistake (moves after which the distance did not fall):
+  move 2 (R): 1 -> 2; better: L
+An optimal solution from the start (2 moves): L2
+Analysed in ... s (... s CPU) with ...
+0
+"""
 
 from __future__ import annotations
 

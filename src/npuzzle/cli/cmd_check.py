@@ -1,11 +1,23 @@
-"""``npuzzle check``: validate positions and tell whether the goal can be reached."""
+"""``npuzzle check``: validate positions and tell whether the goal can be reached.
+
+>>> from npuzzle.cli import main
+>>> main(["check", "1 2 3/4 5 6/8 7 0"])
+3x3 board, goal standard:
+  1 2 3
+  4 5 6
+  8 7 _
+Unsolvable:
+  the tiles (blank included) are an odd permutation of the goal, but the blank is 0 moves from its
+  goal cell (even); every move flips both parities, so they can never both be even as at the goal
+1
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING
 
-from .. import present
+from ..present import positions as present_positions
 from ._batch import Batch
 from ._options import EXIT_INPUT, NOTATION_HELP, add_goal_board, add_json, add_positions, goal_of, read_entries
 
@@ -36,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
         if entry.board is None:
             batch.invalid(entry)
             continue
-        record = present.check_record(entry.board, goal, entry)
+        record = present_positions.check_record(entry.board, goal, entry)
         batch.count(record["status"], EXIT_INPUT if record["status"] == "unsolvable" else 0)
         if args.json:
             batch.emit(record)
         else:
-            print(present.check_text(entry.board, record), flush=True)
+            print(present_positions.check_text(entry.board, record), flush=True)
     return batch.finish()

@@ -1,4 +1,10 @@
-"""``npuzzle knuth``: Knuth's 15PUZZLE-KORF0/KORF1 programs, messages and exit statuses included."""
+"""``npuzzle knuth``: Knuth's 15PUZZLE-KORF0/KORF1 programs, messages and exit statuses included.
+
+>>> from npuzzle.cli import main
+>>> main(["knuth", "123456789abc0def"])
+Solution in 3+0 moves: def
+0
+"""
 
 from __future__ import annotations
 

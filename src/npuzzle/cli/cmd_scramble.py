@@ -1,4 +1,11 @@
-"""``npuzzle scramble``: uniformly random solvable positions, random walks, Parberry's worst case."""
+"""``npuzzle scramble``: uniformly random solvable positions, random walks, Parberry's worst case.
+
+>>> from npuzzle.cli import main
+>>> main(["scramble", "--shape", "3x3", "--seed", "1", "--count", "2"])
+7 0 1/4 2 5/8 6 3
+7 1 6/0 2 3/4 5 8
+0
+"""
 
 from __future__ import annotations
 
@@ -6,8 +13,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from .. import present
 from ..notation import NOTATIONS, check_notation
+from ..present import positions as present_positions
 from ._options import EXIT_OK, add_goal, add_json, add_shape, positive_int, seed_arg
 
 if TYPE_CHECKING:
@@ -46,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     boards = instances.scramble(h, w, args.count, seed=args.seed, walk=args.walk, worst=args.worst, goal=args.goal)
     if args.json:
         for i, board in enumerate(boards, 1):
-            print(json.dumps(present.scramble_record(board, i, args.seed, args.goal, args.notation)))
+            print(json.dumps(present_positions.scramble_record(board, i, args.seed, args.goal, args.notation)))
     else:
-        print(present.positions_text(boards, args.notation))
+        print(present_positions.positions_text(boards, args.notation))
     return EXIT_OK

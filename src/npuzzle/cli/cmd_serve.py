@@ -1,4 +1,12 @@
-"""``npuzzle serve``: the web page and its JSON API on this machine (needs ``npuzzle[web]``)."""
+"""``npuzzle serve``: the web page and its JSON API on this machine (needs ``npuzzle[web]``).
+
+Its options and their defaults (this example starts no server):
+
+>>> from npuzzle.cli import build_parser
+>>> args = build_parser().parse_args(["serve"])
+>>> args.host, args.port, args.workers, args.queue, args.time_limit
+('127.0.0.1', 8000, 2, 64, 30.0)
+"""
 
 from __future__ import annotations
 
@@ -6,7 +14,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from .. import present
+from ..present import common as present_common
+from ..present import jobs as present_jobs
 from ._options import EXIT_INPUT, EXIT_OK, EXIT_USAGE, seconds_arg
 
 if TYPE_CHECKING:
@@ -70,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web.app import LOOPBACK_HOSTS, Settings, create_app
     except ImportError:
-        print(present.web_missing_text(), file=sys.stderr)
+        print(present_jobs.web_missing_text(), file=sys.stderr)
         return EXIT_USAGE
     from ..web.inputs import Bounds
 
@@ -78,13 +87,13 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(Settings(workers=args.workers, max_queued=args.queue, bounds=Bounds(time_limit=args.time_limit),
                               hosts=LOOPBACK_HOSTS if loopback else None))
     if not loopback:
-        print(present.warning_text("serve", present.open_host_warning_text(args.host)), file=sys.stderr)
+        print(present_common.warning_text("serve", present_jobs.open_host_warning_text(args.host)), file=sys.stderr)
     problem = _cannot_listen(args.host, args.port)
     if problem:
-        print(f"npuzzle serve: {present.listen_error_text(args.host, args.port, problem)}", file=sys.stderr)
+        print(f"npuzzle serve: {present_jobs.listen_error_text(args.host, args.port, problem)}", file=sys.stderr)
         return EXIT_INPUT
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(present.serving_text(f"http://{host}:{args.port}/", args.workers, args.time_limit), file=sys.stderr,
+    print(present_jobs.serving_text(f"http://{host}:{args.port}/", args.workers, args.time_limit), file=sys.stderr,
           flush=True)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2,

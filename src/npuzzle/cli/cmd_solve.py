@@ -1,4 +1,10 @@
-"""``npuzzle solve``: solve positions and print each verified solution (or the bound reached)."""
+"""``npuzzle solve``: solve positions and print each verified solution (or the bound reached).
+
+>>> from npuzzle.cli import main
+>>> main(["solve", "--json", "--heuristic", "wd+id", "1 2 3/4 0 5/7 8 6"])
+{"schema_version": 2, "record": "solve", ..., "length": 2, "optimal": true, ..., "letters": "LU"}
+0
+"""
 
 from __future__ import annotations
 
@@ -11,8 +17,10 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
-from .. import present
 from ..errors import NPuzzleError
+from ..present import batch as present_batch
+from ..present import common as present_common
+from ..present import solution as present_solution
 from ..search import REALTIME_METHODS
 from ..search.limits import INTERRUPTED, Limit
 from ._batch import Batch
@@ -228,22 +236,22 @@ def _solve_many(boards: list[Board], args: argparse.Namespace, limit: Limit, goa
             yield solution
             generated += solution.stats.generated
             wall = time.monotonic() - start
-            live.show(wall, functools.partial(present.batch_progress_text, done, len(boards), generated, wall,
+            live.show(wall, functools.partial(present_batch.batch_progress_text, done, len(boards), generated, wall,
                                               executor.workers))
 
 
 def _show(solution: Solution, entry: Entry, args: argparse.Namespace, limit: Limit) -> None:
     """A solution (or the bound a stopped search proved) as a record or as text, with --steps."""
-    report = present.report_for(solution)
+    report = present_solution.report_for(solution)
     if args.json:
-        record = present.solution_record(solution, report, entry)
+        record = present_solution.solution_record(solution, report, entry)
         if args.steps:
-            record["steps"] = present.steps_record(solution)
+            record["steps"] = present_solution.steps_record(solution)
         print(json.dumps(record), flush=True)
     else:
-        print(present.solution_text(solution, report, limit), flush=True)
+        print(present_solution.solution_text(solution, report, limit), flush=True)
         if args.steps and solution.solved:
-            print(present.steps_text(solution), flush=True)
+            print(present_solution.steps_text(solution), flush=True)
 
 
 def _goal(args: argparse.Namespace, streaming: bool) -> Goal | Board:
@@ -266,14 +274,14 @@ def _check_moves_out(path: str, count: int) -> None:
 def _streams(problem: Problem) -> bool:
     """Whether the problem is solved in real time with its moves kept packed and written as they
     are read out (besides --count-only and --moves-out): a real-time answer on a board of more than
-    ``present.LETTERS_ONLY_CELLS`` cells for the standard or blank-first goal."""
-    return (problem.method == "realtime" and problem.board.size > present.LETTERS_ONLY_CELLS
+    ``present.solution.LETTERS_ONLY_CELLS`` cells for the standard or blank-first goal."""
+    return (problem.method == "realtime" and problem.board.size > present_solution.LETTERS_ONLY_CELLS
             and isinstance(problem.goal, str))
 
 
 def _check_steps(board: Board, args: argparse.Namespace) -> None:
-    if args.steps and board.size > present.DRAWN_CELLS:
-        raise NPuzzleError(f"--steps draws boards of at most {present.DRAWN_CELLS} cells, not "
+    if args.steps and board.size > present_common.DRAWN_CELLS:
+        raise NPuzzleError(f"--steps draws boards of at most {present_common.DRAWN_CELLS} cells, not "
                            f"{board.height}x{board.width}")
 
 
@@ -287,7 +295,7 @@ def _prepare(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | 
 
     def print_iteration(iteration: Iteration, final: bool) -> None:
         live.clear()
-        print(present.iteration_text(iteration, final), file=sys.stderr, flush=True)
+        print(present_solution.iteration_text(iteration, final), file=sys.stderr, flush=True)
 
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Request)
              if f.name not in _SET_HERE and hasattr(args, f.name)}
@@ -302,7 +310,7 @@ def _solve(problem: Problem | None, args: argparse.Namespace, live: Live) -> Sol
     assert problem is not None
     with live.running():
         if args.verbose:
-            print(present.search_start_text(problem.board, problem.goal, *problem.first_bound()),
+            print(present_solution.search_start_text(problem.board, problem.goal, *problem.first_bound()),
                   file=sys.stderr, flush=True)
         return run(problem)
 
@@ -320,18 +328,18 @@ def _stream(entry: Entry, args: argparse.Namespace, problem: Problem) -> Solutio
     limit = problem.limit
     solution, packed, report = packed_problem(problem, count_only=args.count_only)
     if report is None:  # stopped by the time limit: no moves to write
-        text = (json.dumps(present.solution_record(solution, None, entry)) if args.json
-                else present.solution_text(solution, None, limit))
+        text = (json.dumps(present_solution.solution_record(solution, None, entry)) if args.json
+                else present_solution.solution_text(solution, None, limit))
         print(text, file=sys.stderr if args.moves_out == "-" else sys.stdout, flush=True)
         return solution
     if packed is not None and args.moves_out is None:
-        _write_answer(present.solution_record(solution, report, entry) if args.json else None, solution, report,
-                      letter_chunks(packed))
+        record = present_solution.solution_record(solution, report, entry) if args.json else None
+        _write_answer(record, solution, report, letter_chunks(packed))
         return solution
     if packed is not None:
         _write_moves(letter_chunks(packed), args.moves_out)
-    text = (json.dumps(present.solution_record(solution, report, entry, moves=False)) if args.json
-            else present.solution_text_parts(solution, report, letters=False)[0])
+    text = (json.dumps(present_solution.solution_record(solution, report, entry, moves=False)) if args.json
+            else present_solution.solution_text_parts(solution, report, letters=False)[0])
     print(text, file=sys.stderr if args.moves_out == "-" else sys.stdout, flush=True)
     return solution
 
@@ -340,8 +348,8 @@ def _write_answer(record: dict[str, Any] | None, solution: Solution, report: dic
                   chunks: Iterator[bytes]) -> None:
     """The answer's text, or its JSON ``record``, with the letters written chunk by chunk where
     they belong."""
-    before, after = (present.record_parts(record, "letters") if record is not None
-                     else present.solution_text_parts(solution, report))
+    before, after = (present_solution.record_parts(record, "letters") if record is not None
+                     else present_solution.solution_text_parts(solution, report))
     sys.stdout.flush()
     out = sys.stdout.buffer
     out.write(before.encode())

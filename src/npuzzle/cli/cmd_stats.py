@@ -1,4 +1,11 @@
-"""``npuzzle stats``: exact distance distributions, Knuth's happy-move count, random samples."""
+"""``npuzzle stats``: exact distance distributions, Knuth's happy-move count, random samples.
+
+>>> from npuzzle.cli import main
+>>> main(["stats", "bfs", "2x3"])
+dist 2x3_corner 360 : 1 2 3 5 6 7 10 12 12 16 23 25 28 39 44 40 29 21 18 12 6 1
+# 2x3_corner: max distance 21 (1 position), mean 12.622222; goal standard
+0
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from .. import present
+from ..present import statistics as present_statistics
 from ._options import (
     EXIT_OK,
     Parser,
@@ -85,11 +92,11 @@ def _bfs(args: argparse.Namespace) -> None:
     counts = bfs.distribution(h, w, blank_cell=blank, save=args.save, progress=True)
     label = stats.distribution_label(h, w, blank)
     if args.json:
-        print(json.dumps(present.distribution_record(h, w, label, counts, bfs.goal_name(h, w, blank))))
+        print(json.dumps(present_statistics.distribution_record(h, w, label, counts, bfs.goal_name(h, w, blank))))
     else:
-        print(present.distribution_text(label, counts, bfs.goal_name(h, w, blank), table=args.table))
+        print(present_statistics.distribution_text(label, counts, bfs.goal_name(h, w, blank), table=args.table))
     if args.plot:
-        title = present.distribution_title(h, w, counts, bfs.goal_name(h, w, blank))
+        title = present_statistics.distribution_title(h, w, counts, bfs.goal_name(h, w, blank))
         stats.save_plot(counts, args.plot, title, "distance to the goal (moves)")
         _plot_saved(args)
 
@@ -103,11 +110,12 @@ def _happy(args: argparse.Namespace) -> None:
         stats.pyplot()  # fail before searching if matplotlib is missing
     counts = bfs.happy_count(True, height=h, width=w, goal=args.goal)
     if args.json:
-        print(json.dumps(present.happy_record(h, w, args.goal, counts)))
+        print(json.dumps(present_statistics.happy_record(h, w, args.goal, counts)))
     else:
-        print(present.happy_text(h, w, args.goal, counts))
+        print(present_statistics.happy_text(h, w, args.goal, counts))
     if args.plot:
-        stats.save_plot(counts, args.plot, present.happy_title(h, w, args.goal), "distance to the goal (moves)")
+        title = present_statistics.happy_title(h, w, args.goal)
+        stats.save_plot(counts, args.plot, title, "distance to the goal (moves)")
         _plot_saved(args)
 
 
@@ -121,14 +129,14 @@ def _sample(args: argparse.Namespace) -> None:
     with workers(args.jobs, args.scheduler, args.oversubscribe) as executor:
         lengths = stats.sample_lengths(h, w, args.count, seed=args.seed, goal=args.goal, executor=executor)
     if args.json:
-        print(json.dumps(present.sample_record(h, w, args.goal, args.seed, lengths)))
+        print(json.dumps(present_statistics.sample_record(h, w, args.goal, args.seed, lengths)))
     else:
-        print(present.sample_text(h, w, args.goal, args.seed, lengths))
+        print(present_statistics.sample_text(h, w, args.goal, args.seed, lengths))
     if args.plot:
-        stats.save_plot(stats.histogram(lengths), args.plot, present.sample_title(h, w, args.count))
+        stats.save_plot(stats.histogram(lengths), args.plot, present_statistics.sample_title(h, w, args.count))
         _plot_saved(args)
 
 
 def _plot_saved(args: argparse.Namespace) -> None:
     """Where the image went: on stdout, or on stderr when stdout holds JSON."""
-    print(present.plot_saved_text(args.plot), file=sys.stderr if args.json else sys.stdout)
+    print(present_statistics.plot_saved_text(args.plot), file=sys.stderr if args.json else sys.stdout)

@@ -1,6 +1,21 @@
 """``npuzzle tables``: list, build and remove the tables stored on disk.
 
 (Named ``cmd_tables`` so that it is never mistaken for the library's ``npuzzle.tables``.)
+
+Here in a scratch store of its own, so the example leaves the user's store as it is:
+
+>>> from npuzzle.cli import main
+>>> from npuzzle.search.warm import scratch_store
+>>> with scratch_store():
+...     main(["tables", "build", "pdb:3-2", "--shape", "2x3"])
+...     main(["tables", "list"])
+building pdb:3-2 for 2x3 (standard goal): patterns {1 2 3}, {4 5}; needs about 0 MiB of memory
+stored .../pdb_2x3_standard_1.2.3-4.5_v1.npt (523 bytes) in ... s CPU
+0
+1 table in ..., 523 B in all
+pdb:3-2 --shape 2x3 --goal standard ... pdb_2x3_standard_1.2.3-4.5_v1.npt
+remove one with: npuzzle tables remove NAME [--shape HxW] [--goal GOAL] (or its file name)
+0
 """
 
 from __future__ import annotations
@@ -11,9 +26,9 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from .. import present
 from ..board import GOALS
 from ..errors import NPuzzleError, quote_input
+from ..present import tables as present_tables
 from ._options import EXIT_INPUT, EXIT_OK, Parser, add_goal, add_json, add_shape
 
 if TYPE_CHECKING:
@@ -71,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
         infos = tables.list_tables()
         if args.json:
             for info in infos:
-                print(json.dumps(present.table_record(info)))
+                print(json.dumps(present_tables.table_record(info)))
         else:
-            print(present.table_list_text(infos, config.data_dir()))
+            print(present_tables.table_list_text(infos, config.data_dir()))
         return EXIT_OK
     if args.tables_command == "build":
         return _build(args)
@@ -82,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         files = _files(name, args.shape, args.goal)
         removed = [f for f in files if tables.remove_table(f)]
         for f in removed:
-            print(present.table_removed_text(f))
+            print(present_tables.table_removed_text(f))
         if not removed:
             print(f"npuzzle tables: no stored table named {quote_input(name)}"
                   + (f" for {args.shape[0]}x{args.shape[1]}" if args.shape and not name.endswith(".npt") else ""),
@@ -117,9 +132,9 @@ def _build(args: argparse.Namespace) -> int:
     key = pattern_db.table_key(name, h, w, args.goal)
     if tables.has_table(key) and not args.force:
         if pattern_db.is_sound(name, h, w, args.goal):
-            print(present.pdb_built_text(name, h, w, args.goal, tables.table_path(key)))
+            print(present_tables.pdb_built_text(name, h, w, args.goal, tables.table_path(key)))
             return EXIT_OK
-        print(present.pdb_damaged_text(name, h, w, args.goal, tables.table_path(key)))
+        print(present_tables.pdb_damaged_text(name, h, w, args.goal, tables.table_path(key)))
     groups = pattern_db.groups_for(name, h, w, args.goal)
     memory = pattern_db.build_bytes(groups, h * w, pattern_db.per_placement(name, h, w))
     pattern_db.check_memory(name, h, w, args.goal)
@@ -127,14 +142,15 @@ def _build(args: argparse.Namespace) -> int:
     if pattern_db.needs_confirmation(groups, h * w) and not args.yes:
         seconds = pattern_db.build_seconds(groups, h * w)
         if not sys.stdin.isatty():
-            print(f"npuzzle tables: {present.build_needs_yes_text(name, h, w, memory, seconds)}", file=sys.stderr)
+            refusal = present_tables.build_needs_yes_text(name, h, w, memory, seconds)
+            print(f"npuzzle tables: {refusal}", file=sys.stderr)
             return EXIT_INPUT
-        print(present.build_confirm_text(name, h, w, memory, seconds), end="", file=sys.stderr, flush=True)
+        print(present_tables.build_confirm_text(name, h, w, memory, seconds), end="", file=sys.stderr, flush=True)
         if sys.stdin.readline().strip().lower() not in ("y", "yes"):
             print("npuzzle tables: not started", file=sys.stderr)
             return EXIT_INPUT
-    print(present.pdb_build_text(name, h, w, args.goal, groups, memory), flush=True)
+    print(present_tables.pdb_build_text(name, h, w, args.goal, groups, memory), flush=True)
     start = time.process_time()
     path = pattern_db.build(name, h, w, args.goal)
-    print(present.table_stored_text(path, path.stat().st_size, time.process_time() - start))
+    print(present_tables.table_stored_text(path, path.stat().st_size, time.process_time() - start))
     return EXIT_OK

@@ -6,6 +6,12 @@ that names them.
 kernels read; ``registry`` parses a name such as ``wd+id`` or ``pdb:6-6-3+wd`` (components
 combined by max) into one object that every search accepts. Importing this package loads no
 numpy or numba.
+
+>>> from npuzzle import Board
+>>> from npuzzle.heuristics.registry import evaluate
+>>> board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))  # one of the two hardest 8-puzzles: 31 moves
+>>> [evaluate(board, "standard", name) for name in ("manhattan", "lc", "wd", "id", "wd+id")]
+[21, 23, 25, 23, 25]
 """
 
 from __future__ import annotations

@@ -47,6 +47,8 @@ import numpy as np
 from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape, goal_cell
 from ..errors import InvalidBoardError, InvalidOptionError, MissingTableError, NPuzzleError, TableFormatError
+from ..meters import Meter
+from ..meters import progress as meter
 
 KIND = "pdb"
 #: The build's arrays from this size on are put in huge pages (loaded tables: ``tables.HUGE_PAGE_BYTES``).
@@ -450,7 +452,7 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
     start = time.process_time()
     levels, entry_max, clamped = [], [], 0
     offset = 0
-    with store.progress(sum(sizes), f"pdb:{name} {height}x{width}", progress) as bar:
+    with meter(sum(sizes), f"pdb:{name} {height}x{width}", progress) as bar:
         # Pattern by pattern, its entries packed before the next one is searched: entries go to
         # nibble ``dst`` on, never past the bytes of a later pattern (``offset``).
         for g, size, dst in zip(groups, sizes, entry_offsets(n, groups, per)[:-1], strict=True):
@@ -467,7 +469,7 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
 
 
 def _search_cells(g: tuple[int, ...], n: int, width: int, goal: Goal, per: int, data: np.ndarray, offset: int,
-                  dst: int, bar: store.Progress) -> tuple[int, int, int]:
+                  dst: int, bar: Meter) -> tuple[int, int, int]:
     """One pattern's breadth-first search with a word of fields by cell a placement; its values
     in ``data`` from byte ``offset``, then packed as entries from nibble ``dst``. Returns the
     largest value, the largest entry and how many entries were clamped."""
@@ -490,7 +492,7 @@ def _search_cells(g: tuple[int, ...], n: int, width: int, goal: Goal, per: int, 
 
 
 def _search_compact(g: tuple[int, ...], n: int, width: int, goal: Goal, per: int, data: np.ndarray, offset: int,
-                    dst: int, bar: store.Progress) -> tuple[int, int, int]:
+                    dst: int, bar: Meter) -> tuple[int, int, int]:
     """``_search_cells`` with two bits for each free cell of a placement (4.5 bytes for 7 tiles
     on 25 cells instead of 8), its entries written from nibble ``dst`` as they are found
     (``_kernels.pdb.level_compact``); ``offset`` is not used."""
@@ -513,7 +515,7 @@ def _search_compact(g: tuple[int, ...], n: int, width: int, goal: Goal, per: int
     return top, int(stats[0]), int(stats[1])
 
 
-def _levels(g: tuple[int, ...], bar: store.Progress, step: Callable[[int, int], tuple[int, int]]) -> int:
+def _levels(g: tuple[int, ...], bar: Meter, step: Callable[[int, int], tuple[int, int]]) -> int:
     """A pattern's search, level by level: ``step(d, cur)`` expands level d (its fields have code
     ``cur``) and returns the fields it put on the next level and the placements whose value is d.
     Returns the largest value."""

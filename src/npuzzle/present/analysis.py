@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..board import goal_text
 from ..notation import Entry, format_letters, format_position
-from . import ADVICE_AFTER_SECONDS, DRAWN_CELLS, _head, _seconds, count_text, position_fields, time_fields
+from .common import DRAWN_CELLS, count_text, entry_head, position_fields, seconds_text, time_fields
+from .solution import ADVICE_AFTER_SECONDS
 
 if TYPE_CHECKING:
     from ..analysis import Analysis, Mistake
@@ -31,7 +32,7 @@ def analysis_record(analysis: Analysis, entry: Entry | None = None) -> dict[str,
     distances), ``all_optimal`` when asked, and the times."""
     a = analysis
     record: dict[str, Any] = {
-        **_head("analysis", entry), **position_fields(a.board), "goal": goal_text(a.goal),
+        **entry_head("analysis", entry), **position_fields(a.board), "goal": goal_text(a.goal),
         "position": format_position(a.board), "moves": list(a.moves), "letters": a.letters,
         "compact": format_letters(a.letters),
         "length": a.length, "solved": a.solved, "start_distance": a.start_distance,
@@ -81,7 +82,7 @@ def analysis_text(analysis: Analysis, convention: str = "tile") -> str:
         lines += [f"  {format_letters(s, convention, counts=False)}" for s in a.all_optimal.solutions]
     how = "a distance table" if a.method == "bfs-table" else (
         f"IDA* with {a.heuristic}" if a.exact else f"the lower bound {a.heuristic}")
-    lines.append(f"Analysed in {_seconds(a.wall_seconds)} ({_seconds(a.cpu_seconds)} CPU) with {how}")
+    lines.append(f"Analysed in {seconds_text(a.wall_seconds)} ({seconds_text(a.cpu_seconds)} CPU) with {how}")
     if a.advice and a.cpu_seconds > ADVICE_AFTER_SECONDS:
         lines.append(f"  for a faster analysis, {a.advice}")
     return "\n".join(lines)

@@ -20,7 +20,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from . import SCHEMA_VERSION, count_text, times_text
+from . import SCHEMA_VERSION
+from .common import count_text, times_text
 
 
 class Spec(Protocol):

@@ -16,7 +16,7 @@ from typing import Any
 from ..board import goal_label, goal_text
 from ..notation import format_position
 from ..verifier import ILLEGAL, SOLVED, Verdict
-from . import _record, count_text, position_fields
+from .common import count_text, position_fields, record_head
 
 
 def _move_text(move: object) -> str:
@@ -53,7 +53,7 @@ def verify_record(verdict: Verdict) -> dict[str, Any]:
     move (and ``reason``, only then), the position reached, the optimum (only where known) and
     the excess."""
     index = verdict.illegal_index
-    record = {**_record("verify"), **position_fields(verdict.board), "goal": goal_text(verdict.goal),
+    record = {**record_head("verify"), **position_fields(verdict.board), "goal": goal_text(verdict.goal),
               "position": format_position(verdict.board), "status": verdict.status, "solvable": verdict.solvable,
               "length": len(verdict.moves), "played": verdict.played, "illegal_index": index,
               "illegal_move": None if index is None else _move_text(verdict.moves[index])}

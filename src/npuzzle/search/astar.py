@@ -22,6 +22,15 @@ Memory is bounded: the arrays grow by doubling up to ``Limit.max_memory`` (defau
 half the available memory, whichever is smaller); when the next growth would not fit, the
 search stops with status ``memory-limit`` and the lower bound it proved. The kernel runs in
 slices, so ``timeout``, ``max_nodes`` and Ctrl-C stop it cleanly in the same way.
+
+>>> from npuzzle import Board
+>>> from npuzzle.search.astar import astar
+>>> board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))  # 31 moves
+>>> astar(board, heuristic="wd").length
+31
+>>> weighted = astar(board, heuristic="manhattan", weight=2)
+>>> weighted.optimal, weighted.length <= 2 * 31
+(False, True)
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from .. import tables as store
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, InvalidOptionError, TableFormatError, TableStoreError
 from ..geometry import geometry, neighbours
+from ..meters import progress as meter
 from .limits import Clock, Limit, Solution, Stats, checked_solution, found_solution
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ def run_bfs(sp: Space, progress: bool = True, label: str = "") -> tuple[np.ndarr
     cur = np.array([g], dtype=np.uint32)
     counts = [1]
     seen = 1
-    with store.progress(sp.states, label or f"bfs {sp.height}x{sp.width}", progress) as bar:
+    with meter(sp.states, label or f"bfs {sp.height}x{sp.width}", progress) as bar:
         bar.advance(1)
         while seen < sp.states:
             # Every position past the goal has a neighbour one step closer, so at most 3 new ones.
@@ -436,7 +437,7 @@ def happy_count(
     level = np.array([packed], dtype=np.uint64)
     counts = [1]
     deepest = int(t.md.reshape(n, n)[:, 1:].max(axis=0).sum())
-    with store.progress(deepest, f"happy {height}x{width}", progress) as bar:
+    with meter(deepest, f"happy {height}x{width}", progress) as bar:
         while True:
             out = np.empty(4 * len(level), dtype=np.uint64)
             k = happy_expand(level, len(level), out, n, t.md, t.nbr)

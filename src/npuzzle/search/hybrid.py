@@ -14,6 +14,13 @@ What it saves over IDA* alone is the top of the tree searched again at every thr
 subtrees of positions reached by more than one path down to the frontier; with the move
 automaton few such positions are left (see ``docs/benchmarks.md``). With an executor of several
 workers, the frontier's subtrees are shared out as ``split`` does it.
+
+>>> from npuzzle import Board
+>>> from npuzzle.search.hybrid import astar_idastar
+>>> board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))  # 31 moves
+>>> solution = astar_idastar(board, heuristic="manhattan", top_nodes=1000)
+>>> solution.length, solution.optimal, solution.method
+(31, True, 'astar+idastar')
 """
 
 from __future__ import annotations

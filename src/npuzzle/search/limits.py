@@ -219,7 +219,7 @@ class Solution:
 
     def to_dict(self) -> dict[str, Any]:
         """The solution's own fields of a ``solve --json`` record (``docs/json.md``; the position,
-        the times and the real-time report are added by ``present.solution_record``), the moves
+        the times and the real-time report are added by ``present.solution.solution_record``), the moves
         last: ``status``, ``length``, ``optimal``, the bounds and ``ratio``, ``method``,
         ``heuristic``, ``stats`` (node counts and each iteration, seconds to the microsecond),
         ``note`` if any, ``moves`` and ``letters``."""

@@ -18,6 +18,16 @@ exactly; the last one stops when any worker finds a solution, and may count fewe
 forked after the kernels and tables are loaded, so they share the tables' pages);
 ``npuzzle.cluster`` sends the same tasks to a Dask cluster. ``run_task`` is the worker's side:
 it needs only the task (a few hundred bytes) and finds the tables in its own store.
+
+Run here on ``Inline`` (the tasks one after another in this process), the search finds what the
+serial IDA* finds:
+
+>>> from npuzzle import Board
+>>> from npuzzle.search.split import Inline, split_idastar
+>>> board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))  # 31 moves
+>>> solution = split_idastar(board, Inline(), heuristic="manhattan")
+>>> solution.length, solution.optimal, board.apply(solution.moves).is_goal()
+(31, True, True)
 """
 
 from __future__ import annotations

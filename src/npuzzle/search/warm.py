@@ -14,6 +14,16 @@ than ``auto`` joins them (``pdb:...+id``, ``wd+id+pdb:...``): their IDA* kernels
 ``COMPILE_SECONDS`` are the CPU seconds a family's first use spends compiling with an empty numba
 cache (``bench/compile_times.py``; docs/benchmarks.md, "Compilation"): what the notice on first
 use announces.
+
+>>> from npuzzle import config
+>>> from npuzzle.search.warm import COMPILE_SECONDS, FAMILIES, scratch_store
+>>> [family for family, _, _ in FAMILIES]
+['IDA*', 'IDA* split', 'A*', 'beam', 'real time', 'BFS']
+>>> COMPILE_SECONDS["idastar"]  # the family's name in the notice, its first compilation's CPU seconds
+('IDA*', 3.0)
+>>> with scratch_store():  # where warmup's tables go
+...     config.data_dir().name.startswith("npuzzle-warmup-")
+True
 """
 
 from __future__ import annotations

@@ -2,4 +2,8 @@
 no build step, nothing fetched from other sites) and a JSON API whose records are those of
 ``npuzzle.present``. Needs the ``web`` extra (``pip install 'npuzzle[web]'``: Starlette and
 uvicorn); importing this package alone loads neither.
+
+>>> from importlib.resources import files
+>>> sorted(f.name for f in files("npuzzle.web").joinpath("static").iterdir())
+['app.js', 'index.html', 'style.css']
 """

@@ -7,6 +7,17 @@ when it ends), ``GET /api/solve/{id}`` (its state; ``?wait=S`` waits up to S sec
 for it to end), ``DELETE /api/solve/{id}`` or ``POST /api/solve/{id}/cancel`` (cancel it). Every
 answer is a record of ``npuzzle.present`` (``docs/json.md``); every refusal an error record with
 an HTTP status of 4xx (5xx only for a bug, without its traceback).
+
+Driven here in this process by Starlette's test client (no server, no solve workers started):
+
+>>> from starlette.testclient import TestClient
+>>> from npuzzle.web.app import create_app
+>>> client = TestClient(create_app(), base_url="http://127.0.0.1")
+>>> answer = client.post("/api/check", json={"position": "1 2/0 3"})
+>>> answer.status_code, answer.json()["text"]
+(200, 'solvable; Manhattan distance 1, linear conflict 1')
+>>> client.post("/api/check", json={"position": "1 2/0 3"}, headers={"Host": "evil.example"}).status_code
+421
 """
 
 from __future__ import annotations
@@ -28,7 +39,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .. import present
+from ..present import batch as present_batch
+from ..present import jobs as present_jobs
+from ..present import positions as present_positions
 from .inputs import (
     CHECK_BOUNDS,
     Bounds,
@@ -80,7 +93,7 @@ class HostCheck:
             host = Headers(scope=scope).get("host", "")
             name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
             if name not in self.hosts:
-                record = present.error_record(f"this server answers to {', '.join(self.hosts)}, not "
+                record = present_jobs.error_record(f"this server answers to {', '.join(self.hosts)}, not "
                                               f"{host[:60]!r}", "wrong-host")
                 await _answer(record, 421)(scope, receive, send)
                 return
@@ -92,7 +105,7 @@ def _answer(record: dict[str, Any], status: int = 200) -> JSONResponse:
 
 
 def _refused(error: RequestError) -> JSONResponse:
-    return _answer(present.error_record(error.reason, error.status, error.text), error.http)
+    return _answer(present_jobs.error_record(error.reason, error.status, error.text), error.http)
 
 
 def _same_site(request: Request) -> None:
@@ -149,7 +162,7 @@ class Api:
             from .. import lower_bound
 
             values = {name: lower_bound(board, name, goal=goal) for name in CHECK_BOUNDS}
-            return present.web_check_record(board, goal, values)
+            return present_jobs.web_check_record(board, goal, values)
 
         return _answer(await run_in_threadpool(record))
 
@@ -160,7 +173,7 @@ class Api:
             from ..instances import scramble as draw
 
             board = draw(height, width, 1, seed=seed, walk=walk, goal=goal)[0]
-            return present.scramble_record(board, 1, seed, goal)
+            return present_positions.scramble_record(board, 1, seed, goal)
 
         return _answer(await run_in_threadpool(record))
 
@@ -170,7 +183,7 @@ class Api:
         options = read_solve(data, board, self.bounds)
         reason = board.unsolvable_reason(options.goal)
         if reason is not None:
-            return _answer(present.unsolvable_record(board, options.goal, reason), 422)
+            return _answer(present_batch.unsolvable_record(board, options.goal, reason), 422)
         try:
             job = await run_in_threadpool(self.jobs.submit, options)
         except BusyError as e:
@@ -184,7 +197,7 @@ class Api:
         options = read_analyze(data, board, self.bounds)
         reason = board.unsolvable_reason(options.goal)
         if reason is not None:
-            return _answer(present.unsolvable_record(board, options.goal, reason), 422)
+            return _answer(present_batch.unsolvable_record(board, options.goal, reason), 422)
         try:
             job = await run_in_threadpool(self.jobs.submit, options)
         except BusyError as e:
@@ -195,7 +208,7 @@ class Api:
             return _answer(job.result)
         reason = job.reason or job.state
         if reason.startswith("internal error"):
-            return _answer(present.error_record(reason, "internal-error"), 500)
+            return _answer(present_jobs.error_record(reason, "internal-error"), 500)
         raise RequestError(f"the analysis was not finished: {reason} (the server's limit is "
                            f"{self.bounds.time_limit:g} s)", 413, "too-large")
 
@@ -273,9 +286,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     status = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "invalid")
     reason = {404: f"no such page or API: {request.url.path[:80]}",
               405: f"{request.method} is not allowed on {request.url.path[:80]}"}.get(exc.status_code, str(exc.detail))
-    return _answer(present.error_record(reason, status), exc.status_code)
+    return _answer(present_jobs.error_record(reason, status), exc.status_code)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
     """A bug: an error record naming it, never a traceback."""
-    return _answer(present.error_record(f"internal error ({type(exc).__name__})", "internal-error"), 500)
+    return _answer(present_jobs.error_record(f"internal error ({type(exc).__name__})", "internal-error"), 500)

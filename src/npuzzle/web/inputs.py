@@ -1,5 +1,5 @@
 """Reading the web API's requests: every field checked and bounded, every refusal a ``RequestError``
-that the app turns into a JSON error record (``present.error_record``) with its HTTP status.
+that the app turns into a JSON error record (``present.jobs.error_record``) with its HTTP status.
 
 >>> read_board({"position": "8 6 7/2 5 4/3 0 1"}, Bounds()).tiles
 (8, 6, 7, 2, 5, 4, 3, 0, 1)

@@ -11,6 +11,15 @@ the memory a large search took goes back to the system. Cancelling a running job
 in its place; a job that overruns its time limit by ``GRACE_SECONDS`` (numba compiling kernels on
 first use aside, a search stops itself at the limit) is stopped the same way. The server's event
 loop only ever takes the lock for a moment: it never waits for a search.
+
+A 2x2 board is a fast-lane job, a 4x4 is not; a job waits in the queue until a worker is free
+(none is started here):
+
+>>> from npuzzle.web.jobs import Jobs, SolveRequest
+>>> SolveRequest("1 2/0 3", cells=4).cheap, SolveRequest("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", cells=16).cheap
+(True, False)
+>>> Jobs(workers=1).submit(SolveRequest("1 2/0 3", cells=4)).record()
+{'schema_version': 2, 'record': 'job', 'id': '...', 'state': 'queued', 'text': 'waiting for a free worker'}
 """
 
 from __future__ import annotations
@@ -25,8 +34,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .. import present
 from ..board import Goal
+from ..present import jobs as present_jobs
 from ..search.limits import Limit, Progress
 
 #: A running job is stopped (its worker killed) this many seconds after its time limit.
@@ -101,7 +110,8 @@ class Job:
         return self.state in FINAL_STATES
 
     def record(self) -> dict[str, Any]:
-        return present.job_record(self.id, self.state, progress=self.progress, result=self.result, reason=self.reason)
+        return present_jobs.job_record(self.id, self.state, progress=self.progress, result=self.result,
+                                       reason=self.reason)
 
 
 class BusyError(Exception):
@@ -145,7 +155,7 @@ def _solve(job_id: str, request: SolveRequest | AnalyzeRequest, conn: Connection
     try:
         solution = solve(request.position, goal=request.goal, method=request.method, heuristic=request.heuristic,
                          weight=request.weight, limit=limit, on_progress=progress)
-        return "done", job_id, present.web_solution_record(solution, limit)
+        return "done", job_id, present_jobs.web_solution_record(solution, limit)
     except NPuzzleError as e:
         return "failed", job_id, str(e)
     except Exception as e:  # a bug: named, never a traceback sent to the page
@@ -364,7 +374,7 @@ class Jobs:
                     job = worker.job
                     if job is not None and job.started is not None and (
                             now - job.started > job.request.timeout + GRACE_SECONDS):
-                        self._stop_job(job, "failed", present.overrun_text(job.request.timeout))
+                        self._stop_job(job, "failed", present_jobs.overrun_text(job.request.timeout))
 
     def _forget_old(self) -> None:
         """Keep at most ``KEEP_FINISHED`` finished jobs (the lock is held)."""
