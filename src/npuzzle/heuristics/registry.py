@@ -48,6 +48,10 @@ class Spec:
         return self.wd or self.id or self.pdb is not None
 
 
+#: The Manhattan distance's ``Spec`` (what searches that take no heuristic rank or bound by).
+MANHATTAN = Spec("manhattan")
+
+
 def parse(name: str) -> Spec:
     """Parse a heuristic name; ``InvalidBoardError`` quoting it if it is not one.
 

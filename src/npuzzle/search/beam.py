@@ -356,9 +356,9 @@ def _no_patterns(height: int, width: int, frame: Goal = "standard") -> Patterns:
     the Manhattan distance's ``Bounds`` (the goal's rows and columns, and placeholders of the
     types the pattern databases' have, so that one compiled kernel serves both)."""
     from .._kernels.beam import Patterns
-    from ..heuristics.registry import kernel_heuristic
+    from ..heuristics.registry import MANHATTAN, kernel_heuristic
 
-    return Patterns(0, np.zeros(0, np.int64), kernel_heuristic("manhattan", height, width, frame).bounds)
+    return Patterns(0, np.zeros(0, np.int64), kernel_heuristic(MANHATTAN, height, width, frame).bounds)
 
 
 def beam_goal(height: int, width: int, goal: Goal) -> Goal:
@@ -395,12 +395,12 @@ def _pattern_args(board: Board, frame: Goal = "standard") -> Patterns:
     (``_ranking``), with ``board``'s components; else ``_no_patterns``."""
     from .._kernels.beam import Patterns
     from .._kernels.bounds import H_SUM, MIRROR, PDB, ZA
-    from ..heuristics.registry import kernel_heuristic
+    from ..heuristics.registry import kernel_heuristic, parse
 
     name = _ranking(board, frame)
     if name == "lc":
         return _no_patterns(*board.shape, frame)
-    kh = kernel_heuristic(name, *board.shape, frame)
+    kh = kernel_heuristic(parse(name), *board.shape, frame)
     row, _ = kh.start(board)
     return Patterns(kh.mode & (PDB | ZA | MIRROR), row[H_SUM:].copy(), kh.bounds)
 
