@@ -179,6 +179,25 @@ def test_4x4_and_4x3_against_idastar():
         assert a.mistakes, "the detour is a mistake"
 
 
+def test_a_4x4_analysis_builds_the_small_pattern_databases_once(private_store):
+    """With no pattern database built, a 4x4 analysis makes the small 5-5-5 ones (kept in the
+    store, as solves keep the walking tables) and reads its distances with them; they stay
+    optimal (the distance after each move equals IDA*'s with another bound)."""
+    from npuzzle import analysis
+    from npuzzle.heuristics import pattern_db
+
+    analysis._MEMORY.clear()
+    assert pattern_db.usable(4, 4, "standard") == []
+    board = Board(4, 4, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11, 13, 14, 15, 12))
+    moves = [15, 14, 14, 15, 11, 12]
+    a = analyze(board, moves)
+    assert pattern_db.usable(4, 4, "standard") == ["5-5-5"] and a.method == "idastar"
+    positions = [board]
+    for t in moves:
+        positions.append(positions[-1].move(t))
+    assert list(a.distances) == [solve(p, method="idastar", heuristic="lc").length for p in positions]
+
+
 def test_all_optimal_on_4x4_against_breadth_first_paths():
     board = Board.goal(4, 4).apply("RRDDLURDL")  # near the goal: count by a small BFS of the neighbourhood
     a = analyze(board, "", all_optimal=1000)

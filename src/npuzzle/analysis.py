@@ -323,13 +323,24 @@ class _Table(_Oracle):
         return moves if len(moves) <= bound else None
 
 
+#: Pattern databases an analysis builds on first use when none is built for its shape: small and
+#: quick (4x4 5-5-5: about 0.7 s of CPU and 3 MB, kept in the table store), and they make every
+#: probe of a 100-move 4x4 solve several times cheaper than the walking distance
+#: (``docs/benchmarks.md``, "Solve analysis").
+SMALL_TABLES: dict[tuple[int, int], str] = {(4, 4): "5-5-5"}
+
+
 class _Ida(_Oracle):
     method = "idastar"
 
     def __init__(self, board: Board, goal: Goal, limit: Limit) -> None:
+        from .heuristics import pattern_db
         from .heuristics.registry import auto_heuristic
         from .search.idastar import Probe
 
+        small = SMALL_TABLES.get(board.shape)
+        if small is not None and not pattern_db.usable(board.height, board.width, goal):
+            pattern_db.build(small, board.height, board.width, goal)  # once: kept in the table store
         self.probe = Probe(board.height, board.width, goal, "auto", limit)
         self.heuristic = self.probe.heuristic.name
         self.advice = auto_heuristic(board.height, board.width, goal)[1]
