@@ -29,9 +29,6 @@ NO_EXAMPLE = {
     "npuzzle.cli._batch": "the commands' shared batch bookkeeping: the examples of cmd_check and cmd_solve run it",
     "npuzzle.cli.cmd_warmup": "compiles every kernel (minutes with an empty numba cache); "
                               "tests/test_kernel_cache.py runs its warm-up",
-    # Merged from the 'learning' branch after this check was written: each still owes an example.
-    **dict.fromkeys(["npuzzle.cli.cmd_dataset", "npuzzle.cli.cmd_verify", "npuzzle.dataset", "npuzzle.env",
-                     "npuzzle.search.labels"], "new with the 'learning' branch: an example is still owed"),
 }
 
 

@@ -12,6 +12,11 @@ Rows go to ``FILE.part`` (JSON lines, flushed after each batch) while a run work
 ``FILE`` appears only when the run is complete, by an atomic rename (``.jsonl``) or a Parquet file
 written beside it and renamed. A rerun reads ``FILE.part`` (up to its last complete line) or
 ``FILE`` and carries on from there.
+
+>>> spec = check_spec(Spec(2, 3, seed=1))
+>>> rows = chunk_positions(spec, 0)
+>>> spec.source, rows.shape[1], sorted(rows[0].tolist())
+('uniform', 6, [0, 1, 2, 3, 4, 5])
 """
 
 from __future__ import annotations

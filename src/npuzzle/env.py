@@ -8,6 +8,12 @@ Importing this module registers ``npuzzle/SlidingPuzzle-v0``::
     observation, info = env.reset(seed=1)
     observation, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
+>>> import gymnasium
+>>> env = gymnasium.make("npuzzle/SlidingPuzzle-v0", shape=(2, 3))
+>>> observation, info = env.reset(seed=1)
+>>> sorted(observation.flatten().tolist()), env.action_space
+([0, 1, 2, 3, 4, 5], Discrete(4))
+
 - Any ``height x width`` board (``shape``: a pair or ``"3x4"``), for the ``standard`` or
   ``blank-first`` goal.
 - Observation: the tiles as a ``height x width`` int64 array (0 is the blank).

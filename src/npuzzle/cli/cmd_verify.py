@@ -1,4 +1,12 @@
-"""``npuzzle verify``: replay a proposed answer and say whether it solves the position."""
+"""``npuzzle verify``: replay a proposed answer and say whether it solves the position.
+
+>>> from npuzzle.cli import main
+>>> from npuzzle.search.warm import scratch_store
+>>> with scratch_store():
+...     main(["verify", "1 2 3/4 5 6/0 7 8", "LL"])
+Solved: 2 moves from 1 2 3/4 5 6/0 7 8 to the standard goal, optimal (the optimum is 2, by bfs-table)
+0
+"""
 
 from __future__ import annotations
 

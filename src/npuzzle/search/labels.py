@@ -14,6 +14,13 @@ solution (labelled as such).
   within ``NEAR_OPTIMAL_NODES`` nodes; no optimal moves.
 
 Moves are the actions of ``search.stepper`` (``U, D, L, R`` = bits 0..3 of a mask).
+
+>>> import numpy as np
+>>> from npuzzle.search.warm import scratch_store
+>>> with scratch_store():
+...     found = label(np.array([[1, 2, 3, 4, 0, 5], [1, 2, 3, 0, 4, 5]]), 2, 3)
+>>> found.distance.tolist(), [moves_text(m) for m in found.moves.tolist()], found.method
+([1, 2], ['L', 'L'], 'bfs-table')
 """
 
 from __future__ import annotations
