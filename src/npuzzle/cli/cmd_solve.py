@@ -182,8 +182,9 @@ def run(args: argparse.Namespace) -> int:
     if streaming and (args.jobs != 1 or args.scheduler):
         raise NPuzzleError("--count-only and --moves-out solve in one process: no --jobs or --scheduler")
     batch = Batch("solve", entries, args.json, ("solved", "stopped", "unsolvable", "invalid"))
-    todo = [e.board for e in entries if e.board is not None and e.board.unsolvable_reason(goal) is None]
-    for board in todo:
+    ready = {i: e.board for i, e in enumerate(entries)
+             if e.board is not None and e.board.unsolvable_reason(goal) is None}
+    for board in ready.values():
         _check_steps(board, args)
     if args.jobs == 1 and args.scheduler is None:
         executors: AbstractContextManager[Executor | None] = nullcontext()  # no cluster, no split imported
@@ -192,10 +193,16 @@ def run(args: argparse.Namespace) -> int:
 
         executors = workers(args.jobs, args.scheduler, args.oversubscribe)
     with executors as executor:
-        solutions = (_solve_many(todo, args, limit, goal, executor)
-                     if executor and len(todo) > 1 and not streaming else None)
+        # Every position's request prepared once, here: a real-time answer too large to hold as a
+        # list is streamed from this process; the others of a batch go to the executor's workers
+        # (one position alone is split over them).
+        lives = {i: Live(args.quiet) for i in ready}
+        split = executor if len(ready) == 1 else None
+        problems = {i: _prepare(board, args, limit, goal, split, lives[i]) for i, board in ready.items()}
+        batched = [board for i, board in ready.items() if not (streaming or _streams(problems[i]))]
+        solutions = _solve_many(batched, args, limit, goal, executor) if executor and len(batched) > 1 else None
         shown = False  # text mode: a blank line between two solutions
-        for entry in entries:
+        for i, entry in enumerate(entries):
             if entry.board is None:
                 batch.invalid(entry)
                 continue
@@ -206,13 +213,12 @@ def run(args: argparse.Namespace) -> int:
             if shown and not args.json:
                 print()
             shown = True
-            live = Live(args.quiet)
-            problem = None if solutions is not None else _prepare(entry.board, args, limit, goal, executor, live)
-            if problem is not None and (streaming or _streams(problem)):
+            problem = problems[i]
+            if streaming or _streams(problem):
                 solved = _solve_streaming(entry, args, problem).solved
                 batch.count("solved" if solved else "stopped", EXIT_OK if solved else EXIT_LIMIT)
                 continue
-            solution = next(solutions) if solutions is not None else _solve(problem, args, live)
+            solution = next(solutions) if solutions is not None else _solve(problem, args, lives[i])
             _show(solution, entry, args, limit)
             if solution.status == INTERRUPTED:
                 return EXIT_INTERRUPTED
@@ -304,10 +310,9 @@ def _prepare(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | 
     return prepare(board, request, "realtime" if streaming and args.method == "auto" else args.method)
 
 
-def _solve(problem: Problem | None, args: argparse.Namespace, live: Live) -> Solution:
+def _solve(problem: Problem, args: argparse.Namespace, live: Live) -> Solution:
     from ..search import run
 
-    assert problem is not None
     with live.running():
         if args.verbose:
             print(present_solution.search_start_text(problem.board, problem.goal, *problem.first_bound()),
