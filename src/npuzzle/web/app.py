@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -39,6 +39,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..board import Board
 from ..present import batch as present_batch
 from ..present import jobs as present_jobs
 from ..present import positions as present_positions
@@ -53,7 +54,7 @@ from .inputs import (
     read_scramble,
     read_solve,
 )
-from .jobs import BusyError, Jobs
+from .jobs import AnalyzeRequest, BusyError, Job, Jobs, SolveRequest
 
 #: The page's files: URL path -> (file in ``npuzzle/web/static``, media type).
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -177,31 +178,31 @@ class Api:
 
         return _answer(await run_in_threadpool(record))
 
-    async def solve(self, request: Request) -> Response:
+    async def _submitted(self, request: Request,
+                         read: Callable[[Mapping[str, Any], Board, Bounds], SolveRequest | AnalyzeRequest],
+                         ) -> Job | Response:
+        """The request's position and options (``read_solve`` or ``read_analyze``) as a job queued
+        in the workers; or the answer that refuses it (an unsolvable position: 422)."""
         data = await _body(request, self.bounds)
         board = read_board(data, self.bounds)
-        options = read_solve(data, board, self.bounds)
+        options = read(data, board, self.bounds)
         reason = board.unsolvable_reason(options.goal)
         if reason is not None:
             return _answer(present_batch.unsolvable_record(board, options.goal, reason), 422)
         try:
-            job = await run_in_threadpool(self.jobs.submit, options)
+            return await run_in_threadpool(self.jobs.submit, options)
         except BusyError as e:
             raise RequestError(str(e), 503, "busy") from None
-        return _answer(job.record(), 202)
+
+    async def solve(self, request: Request) -> Response:
+        job = await self._submitted(request, read_solve)
+        return job if isinstance(job, Response) else _answer(job.record(), 202)
 
     async def analyze(self, request: Request) -> Response:
         """A solve's analysis, run as a job in a worker process; answered when it ends."""
-        data = await _body(request, self.bounds)
-        board = read_board(data, self.bounds)
-        options = read_analyze(data, board, self.bounds)
-        reason = board.unsolvable_reason(options.goal)
-        if reason is not None:
-            return _answer(present_batch.unsolvable_record(board, options.goal, reason), 422)
-        try:
-            job = await run_in_threadpool(self.jobs.submit, options)
-        except BusyError as e:
-            raise RequestError(str(e), 503, "busy") from None
+        job = await self._submitted(request, read_analyze)
+        if isinstance(job, Response):
+            return job
         while not job.finished:
             await asyncio.sleep(0.02)
         if job.state == "done" and job.result is not None:
