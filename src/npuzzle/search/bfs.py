@@ -381,10 +381,12 @@ def solve_problem(problem: Problem) -> Solution:
     walked = _walk(problem.start, problem.target)
     if walked is None:  # damaged (and reported): IDA* answers
         from ..heuristics.registry import auto_heuristic, parse
-        from .registry import REGISTRY
+        from .registry import REGISTRY, resolved_pruning
 
         spec = parse(auto_heuristic(problem.start.height, problem.start.width, problem.target)[0])
-        return REGISTRY["idastar"].load()(dataclasses.replace(problem, method="idastar", heuristic=spec))
+        pruning = resolved_pruning("auto", spec, problem.start.size)  # as prepare resolves it for IDA*
+        return REGISTRY["idastar"].load()(dataclasses.replace(problem, method="idastar", heuristic=spec,
+                                                              pruning=pruning))
     moves, stats = walked
     return found_solution(problem.start, problem.target, moves, optimal=True, stats=stats, method="bfs-table",
                           heuristic="table")
