@@ -17,6 +17,7 @@ import pytest
 
 from npuzzle import Board, parse
 from npuzzle.errors import InvalidOptionError
+from npuzzle.instances import random_walk
 from npuzzle.search import Limit, Request, prepare, run
 from npuzzle.search.limits import MEMORY_LIMIT, NODE_LIMIT, TIMEOUT, Solution
 from npuzzle.search.registry import REGISTRY
@@ -154,6 +155,8 @@ CASES = [
     ("realtime", FAR_5X5, "auto", {}),
     ("auto", HARD_3X3, "auto", {}),
     ("idastar", HARD_3X3, "lc", {"goal": parse("0 1 2/3 4 5/6 7 8")}),
+    ("astar", random_walk(2, 4, 30, seed=1, goal="blank-first"), "wd+id", {"goal": "blank-first"}),  # 2x4, 3x5
+    ("realtime", random_walk(3, 5, 60, seed=2, goal="blank-first"), "auto", {"goal": "blank-first"}),
 ]
 
 
