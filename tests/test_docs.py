@@ -37,7 +37,7 @@ PAGES = sorted([*DOCS.glob("tutorial/*.md"), *DOCS.glob("howto/*.md")])
 RUNNABLE = ("sh", "console", "pycon")
 #: Every code block of a tested page is one of these (an example cannot dodge the tests by its tag).
 LANGUAGES = (*RUNNABLE, "text", "")
-BLOCK = re.compile(r"^(?:% skip-test:(?P<reason>.*)\n)?```(?P<lang>[\w-]*)(?P<info>[^\n]*)\n(?P<body>.*?)^```[ \t]*$",
+BLOCK = re.compile(r"^(?:% skip-test:(?P<reason>[^\n]*)\n)?```(?P<lang>[\w-]*)(?P<info>[^\n]*)\n(?P<body>.*?)^```[ \t]*$",
                    re.M | re.S)
 PRELUDE = 'npuzzle() { "$NPUZZLE_PYTHON" -m npuzzle "$@"; }\npython() { "$NPUZZLE_PYTHON" "$@"; }\n'
 
