@@ -165,6 +165,31 @@ def test_the_console_convention() -> None:
         console_commands("stray output\n$ npuzzle a\n")
 
 
+#: The README's examples that the tests do not run, and why (a README shows no test markers).
+README_NOT_RUN = {
+    "npuzzle tables build": "builds 288 MB of tables (minutes)",
+    "npuzzle serve": "starts a server that runs until Ctrl-C",
+}
+
+
+def readme_examples() -> list[str]:
+    """The command lines of the README's ``## Examples`` block."""
+    section = (REPO / "README.md").read_text(encoding="utf-8").split("## Examples", 1)[1]
+    block = next(b for b in BLOCK.finditer(section) if b.group("lang") == "sh")
+    return [line for line in block.group("body").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("line", readme_examples())
+def test_the_readme_examples_run(line: str, tmp_path: Path) -> None:
+    """Each of the README's examples exits 0 (but for the two named in ``README_NOT_RUN``)."""
+    reason = next((why for start, why in README_NOT_RUN.items() if line.startswith(start)), None)
+    if reason:
+        pytest.skip(f"README: {line.split('#')[0].strip()}: {reason}")
+    result = shell(line, tmp_path, tmp_path / "store")
+    assert result.returncode == 0, f"README: {line}: exit status {result.returncode}\n{result.stderr}"
+    assert result.stdout.strip(), f"README: {line}: printed nothing"
+
+
 def sphinx_build(source: Path, out: Path, builder: str = "html") -> subprocess.CompletedProcess[str]:
     for module in ("sphinx", "myst_parser", "furo"):
         pytest.importorskip(module, reason="the docs extra is not installed (pip install -e '.[docs]')")
