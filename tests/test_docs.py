@@ -37,8 +37,8 @@ PAGES = sorted([*DOCS.glob("tutorial/*.md"), *DOCS.glob("howto/*.md")])
 RUNNABLE = ("sh", "console", "pycon")
 #: Every code block of a tested page is one of these (an example cannot dodge the tests by its tag).
 LANGUAGES = (*RUNNABLE, "text", "")
-BLOCK = re.compile(r"^(?:% skip-test:(?P<reason>[^\n]*)\n)?```(?P<lang>[\w-]*)(?P<info>[^\n]*)\n(?P<body>.*?)^```[ \t]*$",
-                   re.M | re.S)
+BLOCK = re.compile(r"^(?:% skip-test:(?P<reason>[^\n]*)\n)?"  # the marker of an example not run, and why
+                   r"```(?P<lang>[\w-]*)(?P<info>[^\n]*)\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 PRELUDE = 'npuzzle() { "$NPUZZLE_PYTHON" -m npuzzle "$@"; }\npython() { "$NPUZZLE_PYTHON" "$@"; }\n'
 
 
@@ -209,7 +209,7 @@ def test_the_site_builds_without_warnings(tmp_path: Path) -> None:
     cli = (tmp_path / "html" / "reference" / "cli.html").read_text(encoding="utf-8")
     for command in (*_COMMANDS, "tables build", "tables list"):
         assert f'id="npuzzle-{command.replace(" ", "-")}"' in cli, f"npuzzle {command} is not on the CLI page"
-    assert 'id="npuzzle-solve-timeout"' in cli and "--max-memory SIZE" in cli
+    assert 'id="cmdoption-npuzzle-solve-timeout"' in cli and 'id="cmdoption-npuzzle-tables-build-yes"' in cli
     api = (tmp_path / "html" / "reference" / "api.html").read_text(encoding="utf-8")
     assert 'id="npuzzle.solve"' in api and 'id="npuzzle.Board"' in api
 

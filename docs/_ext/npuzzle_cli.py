@@ -106,12 +106,12 @@ class CommandLine(SphinxDirective):
         std = self.env.get_domain("std")
         listing = nodes.definition_list()
         for invocation, text in items:
-            node_id = nodes.make_id(f"{program} {invocation.split(',')[0].split()[0]}")
+            node_id = nodes.make_id(f"cmdoption {program} {invocation.split(',')[0].split()[0]}")
             term = nodes.term(ids=[node_id])
             term += nodes.literal(text=invocation)
             for name in invocation.split(", "):
                 if name.startswith("-"):
-                    std.add_program_option(program, name.split()[0], self.env.docname, node_id)
+                    std.add_program_option(program.replace(" ", "-"), name.split()[0], self.env.docname, node_id)
             listing += nodes.definition_list_item("", term, nodes.definition("", nodes.paragraph(text=text)))
         return listing
 
