@@ -2,7 +2,7 @@
 (tests/naive.py) on sampled solves of 3x3 and non-square boards, and against IDA* on 4x4 samples;
 the mistakes and better moves against the same references; the count of optimal solutions against
 paths counted in the BFS table; the move notation with repeat counts and both letter conventions;
-the README's worked example; the command line and the HTTP API."""
+the worked example of docs/howto/analyze.md; the command line and the HTTP API."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from npuzzle.board import Direction
 from npuzzle.notation import format_letters, parse_moves
 from npuzzle.present.analysis import analysis_record, analysis_text
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+#: The how-to whose worked example is checked by hand (and compared with the command's output here).
+HOWTO = Path(__file__).resolve().parent.parent / "docs" / "howto" / "analyze.md"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -299,20 +300,20 @@ def test_the_blank_convention_is_the_opposite_letter():
     assert analyze(board, ["R", "R"], convention="blank").moves == (7, 8)
 
 
-# -- the README's worked example, the command line, the web API ----------------------------------
+# -- the how-to's worked example, the command line, the web API ----------------------------------
 
 
-def readme_example() -> tuple[str, str, str]:
-    text = README.read_text()
-    section = text.split("## Analysing a solve", 1)[1]
+def howto_example() -> tuple[str, str, str]:
+    text = HOWTO.read_text()
+    section = text.split("## A worked example", 1)[1]
     command = re.search(r"\$ npuzzle analyze \"([^\"]+)\" (\S+)\n", section)
-    assert command, "the README shows an npuzzle analyze command"
+    assert command, "the how-to shows an npuzzle analyze command"
     output = section[command.end():].split("```", 1)[0]
     return command.group(1), command.group(2), output
 
 
-def test_the_readme_example_is_what_the_command_prints():
-    position, moves, shown = readme_example()
+def test_the_howto_example_is_what_the_command_prints():
+    position, moves, shown = howto_example()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     out = subprocess.run([sys.executable, "-m", "npuzzle", "analyze", position, moves], capture_output=True, text=True,
                          env=env, timeout=300)

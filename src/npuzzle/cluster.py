@@ -10,7 +10,7 @@ tasks run again by the scheduler, and a task's answer does not depend on where i
 
 Dask is optional: ``pip install 'npuzzle[cluster]'``. To start a cluster on this machine by hand
 (Dask listens on every interface and accepts anyone unless told otherwise; across machines,
-secure it with Dask's TLS, see the README)::
+secure it with Dask's TLS, see docs/howto/parallel.md)::
 
     dask scheduler --host 127.0.0.1 --dashboard-address 127.0.0.1:8787
     dask worker tcp://127.0.0.1:8786 --host 127.0.0.1 --nthreads 1 --no-dashboard   # once per core
