@@ -30,9 +30,6 @@ by the other two, so heaps as long as the arena never overflow.
 ``ctl`` (int64, places ``C_*``) holds the arena's nodes, the heaps' sizes, the nodes generated
 and expanded, the goal node, the parity of every solution length (unit costs), the reopened
 nodes and the integer lower bound; ``fctl`` (float64, places ``F_*``) the largest f_min seen.
-
->>> C_NODES, CTL_SIZE, FOUND
-(0, 10, 1)
 """
 
 from __future__ import annotations

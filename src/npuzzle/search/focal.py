@@ -236,7 +236,7 @@ class _Search:
                  on_iteration: IterationCallback | None, on_progress: ProgressCallback | None) -> None:
         from .._kernels.astar import LC, Heuristic
         from .._kernels.bounds import Grid
-        from .._kernels.focal import C_BOUND, C_FSIZE, C_CSIZE, C_NODES, C_PARITY, CTL_SIZE, F_UNIT, FCTL_SIZE
+        from .._kernels.focal import C_BOUND, C_CSIZE, C_FSIZE, C_NODES, C_PARITY, CTL_SIZE, F_UNIT, FCTL_SIZE
 
         self.board, self.goal, self.heuristic, self.weight = board, goal, kh.spec.name, weight
         self.tile_cost, self.unit = tile_cost, bool(np.all(tile_cost[1:] == 1.0))
@@ -298,7 +298,15 @@ class _Search:
 
     def run(self) -> FocalRun:
         from .._kernels.focal import (
-            C_BOUND, C_GENERATED, C_GOAL, FOUND, NEED_NODES, NEW_BOUND, SLICE_DONE, FocalArena, focal_slice,
+            C_BOUND,
+            C_GENERATED,
+            C_GOAL,
+            FOUND,
+            NEED_NODES,
+            NEW_BOUND,
+            SLICE_DONE,
+            FocalArena,
+            focal_slice,
         )
 
         if not self._allocate():
