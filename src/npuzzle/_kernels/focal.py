@@ -1,4 +1,5 @@
-"""Focal search (A*_epsilon, Pearl and Kim 1982) over any m x n board, run in slices.
+"""Focal search (A*_epsilon, Pearl and Kim 1982) and dynamic potential search (DPS, Gilon, Felner
+and Stern 2016) over any m x n board, run in slices.
 
 The bounded-suboptimal search ``search.focal`` drives. For a bound w = num / den >= 1, OPEN
 holds every generated node not yet expanded, f = g + h in cost units; FOCAL is the part of
@@ -26,6 +27,13 @@ in FOCAL, by f) and ``focheap`` (FOCAL, by d then f). An open node is in exactly
 FOCAL, and a FOCAL node found above the threshold (f_min can fall with a heuristic that is not
 consistent) moves back. Each node is pushed at most once into ``fheap`` and held at most once
 by the other two, so heaps as long as the arena never overflow.
+
+DPS (``dps``) keeps every open node in ``focheap`` instead, by potential (B - g) / h with
+B = w * f_min (``outheap`` unused): the node of greatest potential is expanded. A node with h = 0
+(a goal) has potential +inf if g <= B, else -inf. The node of f_min has potential >= 1, so the
+goal at the top costs at most B <= w * C*. The order depends on f_min: whenever it changes, the
+heap is rebuilt (its live entries kept, then heapified under the new B); f_min changes a few
+times a search with integer costs, each rebuild a pass over the open nodes.
 
 ``ctl`` (int64, places ``C_*``) holds the arena's nodes, the heaps' sizes, the nodes generated
 and expanded, the goal node, the parity of every solution length (unit costs), the reopened
@@ -65,9 +73,12 @@ NEED_NODES = 4
 #: Places in ``ctl``.
 C_NODES, C_FSIZE, C_OSIZE, C_CSIZE, C_GENERATED, C_EXPANDED, C_GOAL, C_PARITY, C_REOPENED, C_BOUND = range(10)
 CTL_SIZE = 10
-#: Places in ``fctl``: the largest f_min seen, and whether costs are all one (1.0) or not (0.0).
-F_BOUND, F_UNIT = range(2)
-FCTL_SIZE = 2
+#: Places in ``fctl``: the largest f_min seen, whether costs are all one (1.0) or not (0.0), and
+#: (DPS) the f_min under which ``focheap`` is ordered.
+F_BOUND, F_UNIT, F_ORDERED = range(3)
+FCTL_SIZE = 3
+#: Orders of a heap: by f, by d then f (FOCAL), by potential (DPS).
+BY_F, BY_D, BY_POTENTIAL = 0, 1, 2
 
 
 class FocalArena(NamedTuple):
@@ -86,24 +97,36 @@ class FocalArena(NamedTuple):
 
 
 @njit(inline=True)
-def _before(by_d, a, b, f, d):
-    """Whether node ``a`` comes before ``b``: by f (then larger d last), or (``by_d``) by d then f."""
-    if by_d:
-        if d[a] != d[b]:
-            return d[a] < d[b]
-        return f[a] < f[b]
-    if f[a] != f[b]:
-        return f[a] < f[b]
-    return d[a] < d[b]
+def _potential(a, g, f, bound):
+    """(bound - g) / h of node ``a`` (h = f - g; +inf or -inf at h = 0, as g <= bound or not)."""
+    h = f[a] - g[a]
+    if h <= 0.0:
+        return np.inf if g[a] <= bound else -np.inf
+    return (bound - g[a]) / h
+
+
+@njit(inline=True)
+def _before(order, a, b, f, d, g, bound):
+    """Whether node ``a`` comes before ``b`` in a heap of ``order`` (``BY_*``; ties: d, then f)."""
+    if order == BY_POTENTIAL:
+        pa, pb = _potential(a, g, f, bound), _potential(b, g, f, bound)
+        if pa != pb:
+            return pa > pb
+    elif order == BY_F:
+        if f[a] != f[b]:
+            return f[a] < f[b]
+    if d[a] != d[b]:
+        return d[a] < d[b]
+    return f[a] < f[b]
 
 
 @njit
-def heap_push(heap, size, node, by_d, f, d):
+def heap_push(heap, size, node, order, f, d, g, bound):
     """Push ``node`` on ``heap`` holding ``size`` entries; return the new size."""
     k = size
     while k > 0:
         up = (k - 1) >> 1
-        if not _before(by_d, node, heap[up], f, d):
+        if not _before(order, node, heap[up], f, d, g, bound):
             break
         heap[k] = heap[up]
         k = up
@@ -112,24 +135,43 @@ def heap_push(heap, size, node, by_d, f, d):
 
 
 @njit
-def heap_pop(heap, size, by_d, f, d):
-    """Remove the top of ``heap`` (``size`` > 0 entries); return the new size."""
-    size -= 1
-    last = heap[size]
-    k = 0
+def _sift_down(heap, size, k, order, f, d, g, bound):
+    last = heap[k]
     while True:
         c = 2 * k + 1
         if c >= size:
             break
-        if c + 1 < size and _before(by_d, heap[c + 1], heap[c], f, d):
+        if c + 1 < size and _before(order, heap[c + 1], heap[c], f, d, g, bound):
             c += 1
-        if not _before(by_d, heap[c], last, f, d):
+        if not _before(order, heap[c], last, f, d, g, bound):
             break
         heap[k] = heap[c]
         k = c
+    heap[k] = last
+
+
+@njit
+def heap_pop(heap, size, order, f, d, g, bound):
+    """Remove the top of ``heap`` (``size`` > 0 entries); return the new size."""
+    size -= 1
     if size > 0:
-        heap[k] = last
+        heap[0] = heap[size]
+        _sift_down(heap, size, 0, order, f, d, g, bound)
     return size
+
+
+@njit
+def reordered(heap, size, info, f, d, g, bound):
+    """Drop the expanded and stale entries of the potential heap and heapify it under ``bound``;
+    return its new size."""
+    k = 0
+    for j in range(size):
+        if not info[heap[j]] & (STALE | EXPANDED):
+            heap[k] = heap[j]
+            k += 1
+    for j in range(k // 2 - 1, -1, -1):
+        _sift_down(heap, k, j, BY_POTENTIAL, f, d, g, bound)
+    return k
 
 
 @njit
@@ -144,12 +186,14 @@ def _weighted_manhattan(cells, n, md, tile_cost):
 
 
 @njit
-def focal_slice(grid, heur, bits, num, den, tile_cost, arena, ctl, fctl, budget):
-    """Expand FOCAL's best node until the goal is its best (FOUND), OPEN is empty (EXHAUSTED), the
-    integer lower bound rises (NEW_BOUND), the next expansion would pass ``budget`` more generated
-    nodes (SLICE_DONE) or needs a larger arena (NEED_NODES). Every return leaves a state the next
-    call resumes. ``grid``, ``heur``, ``bits``: as ``_kernels.astar.astar_slice``'s; ``num / den``
-    the bound w; ``tile_cost``: each tile's move cost; ``arena``: the ``FocalArena``."""
+def focal_slice(grid, heur, bits, num, den, dps, tile_cost, arena, ctl, fctl, budget):
+    """Expand the next node (FOCAL's best, or DPS's of greatest potential) until the goal is the
+    next (FOUND), OPEN is empty (EXHAUSTED), the integer lower bound rises (NEW_BOUND), the next
+    expansion would pass ``budget`` more generated nodes (SLICE_DONE) or needs a larger arena
+    (NEED_NODES). Every return leaves a state the next call resumes. ``grid``, ``heur``,
+    ``bits``: as ``_kernels.astar.astar_slice``'s; ``num / den``: the bound w; ``dps``: dynamic
+    potential search instead of focal search; ``tile_cost``: each tile's move cost; ``arena``:
+    the ``FocalArena``."""
     keys, g, f, d, parent, info, table, fheap, outheap, focheap = arena
     mode, md, nbr, width, height = heur.mode, grid.md, grid.nbr, grid.width, grid.height
     goal_row, goal_col = heur.bnd.goal_row, heur.bnd.goal_col
@@ -182,7 +226,7 @@ def focal_slice(grid, heur, bits, num, den, tile_cost, arena, ctl, fctl, budget)
     status = EXHAUSTED
     while True:
         while fsize > 0 and info[fheap[0]] & (STALE | EXPANDED):
-            fsize = heap_pop(fheap, fsize, False, f, d)
+            fsize = heap_pop(fheap, fsize, BY_F, f, d, g, 0.0)
         if fsize == 0:
             status = EXHAUSTED
             break
@@ -196,26 +240,31 @@ def focal_slice(grid, heur, bits, num, den, tile_cost, arena, ctl, fctl, budget)
                 bound = lb
                 status = NEW_BOUND
                 break
+        big = num * fmin / den  # B = w * f_min
+        if dps and fmin != fctl[F_ORDERED]:
+            csize = reordered(focheap, csize, info, f, d, g, big)
+            fctl[F_ORDERED] = fmin
         while osize > 0:  # OPEN's nodes within the bound join FOCAL
             top = outheap[0]
             if info[top] & (STALE | EXPANDED):
-                osize = heap_pop(outheap, osize, False, f, d)
+                osize = heap_pop(outheap, osize, BY_F, f, d, g, big)
                 continue
             if den * f[top] > num * fmin:
                 break
-            osize = heap_pop(outheap, osize, False, f, d)
-            csize = heap_push(focheap, csize, top, True, f, d)
+            osize = heap_pop(outheap, osize, BY_F, f, d, g, big)
+            csize = heap_push(focheap, csize, top, BY_D, f, d, g, big)
+        pick = BY_POTENTIAL if dps else BY_D
         while csize > 0:
             top = focheap[0]
             if info[top] & (STALE | EXPANDED):
-                csize = heap_pop(focheap, csize, True, f, d)
+                csize = heap_pop(focheap, csize, pick, f, d, g, big)
                 continue
-            if den * f[top] > num * fmin:  # f_min fell (a heuristic that is not consistent)
-                csize = heap_pop(focheap, csize, True, f, d)
-                osize = heap_push(outheap, osize, top, False, f, d)
+            if not dps and den * f[top] > num * fmin:  # f_min fell (a heuristic that is not consistent)
+                csize = heap_pop(focheap, csize, BY_D, f, d, g, big)
+                osize = heap_push(outheap, osize, top, BY_F, f, d, g, big)
                 continue
             break
-        i = focheap[0]  # FOCAL holds the node of f_min at least
+        i = focheap[0]  # FOCAL holds the node of f_min at least; DPS's heap every open node
         if d[i] == 0:
             ctl[C_GOAL] = i
             status = FOUND
@@ -255,7 +304,7 @@ def focal_slice(grid, heur, bits, num, den, tile_cost, arena, ctl, fctl, budget)
         if generated + nc > stop_at:
             status = SLICE_DONE
             break
-        csize = heap_pop(focheap, csize, True, f, d)
+        csize = heap_pop(focheap, csize, pick, f, d, g, big)
         info[i] |= EXPANDED
         expanded += 1
         generated += nc
@@ -279,11 +328,11 @@ def focal_slice(grid, heur, bits, num, den, tile_cost, arena, ctl, fctl, budget)
             d[k] = child_h[c]
             parent[k] = i
             info[k] = child_d[c]
-            fsize = heap_push(fheap, fsize, k, False, f, d)
-            if den * f[k] <= num * fmin:
-                csize = heap_push(focheap, csize, k, True, f, d)
+            fsize = heap_push(fheap, fsize, k, BY_F, f, d, g, big)
+            if dps or den * f[k] <= num * fmin:
+                csize = heap_push(focheap, csize, k, pick, f, d, g, big)
             else:
-                osize = heap_push(outheap, osize, k, False, f, d)
+                osize = heap_push(outheap, osize, k, BY_F, f, d, g, big)
     ctl[C_NODES], ctl[C_FSIZE], ctl[C_OSIZE], ctl[C_CSIZE] = nodes, fsize, osize, csize
     ctl[C_GENERATED], ctl[C_EXPANDED], ctl[C_REOPENED], ctl[C_BOUND] = generated, expanded, reopened, bound
     fctl[F_BOUND] = fbound

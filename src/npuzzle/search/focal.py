@@ -1,4 +1,5 @@
-"""Focal search (A*_epsilon, Pearl and Kim 1982): bounded-suboptimal, with the bound it proved.
+"""Focal search (A*_epsilon, Pearl and Kim 1982) and dynamic potential search (Gilon, Felner and
+Stern 2016): bounded-suboptimal, with the bound they proved.
 
 Given a bound ``weight`` = w >= 1, the search keeps OPEN ordered by f = g + h and expands, among
 the open nodes with f <= w * f_min (FOCAL), the one nearest the goal by the distance-to-go
@@ -9,11 +10,14 @@ the optimum, and the largest f_min seen is a lower bound on the optimum, which t
 reports (``lower_bound``, and ``ratio``: how far from optimal the answer is proven to be, often
 much less than w). With w = 1 FOCAL is the open nodes of least f and the answer is optimal.
 
-Why focal search (and not dynamic potential search): its order is fixed between two changes of
-f_min, so two binary heaps with lazy deletion hold it; DPS's potential (w C_min - g) / h changes
-for every node whenever C_min does, which needs buckets by (g, h) rescanned at each change. On
-the sliding tiles both expand about as many nodes at the same bound (Gilon, Felner and Stern
-2016 report DPS ahead of focal search chiefly when FOCAL is ordered by h rather than d).
+Dynamic potential search (``dps``) expands instead the open node of greatest potential
+(w * f_min - g) / h: the node most likely to lead to a solution within the bound (Stern, Puzis
+and Felner 2011's potential, with the bound made dynamic). Its order changes whenever f_min
+does, so the kernel rebuilds its heap then (a few times a search with unit costs). Both are
+here because they behave very differently on the tiles (``docs/benchmarks.md``, "Focal search
+and DPS"): focal search is the textbook bounded-suboptimal search but its greedy order by d
+leaves f_min, the bound, where it started and wanders among long paths; DPS, like weighted A*,
+keeps g in its order.
 
 Move costs: ``tile_cost`` (float64, index = tile, index 0 unused; all ones by default: the
 number of moves) gives each tile's cost per move; g, h and f are in those units (see
@@ -27,6 +31,9 @@ the kernel's slices with the lower bound proven so far, as A* does.
 >>> s = focal(board, heuristic="manhattan", weight=2)
 >>> s.length <= 2 * 31, s.lower_bound <= 31, s.method
 (True, True, 'focal')
+>>> s = focal(board, heuristic="lc", weight=1.5, method="dps")
+>>> s.length <= 1.5 * 31, s.method
+(True, 'dps')
 """
 
 from __future__ import annotations
@@ -158,8 +165,13 @@ class FocalRun:
     cost_bound: float = 0.0
 
 
+#: The methods of this module.
+METHODS = ("focal", "dps")
+
+
 def solve_problem(problem: Problem) -> Solution:
-    """Focal search on a prepared problem (see ``search.problem``), with unit move costs."""
+    """Focal search or DPS (``problem.method``) on a prepared problem (see ``search.problem``),
+    with unit move costs."""
     return run_framed(problem).solution
 
 
@@ -176,12 +188,12 @@ def run_framed(problem: Problem, tile_cost: np.ndarray | None = None) -> FocalRu
     if board.is_goal(goal):
         clock.stamp(stats)
         stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
-        return FocalRun(found_solution(board, goal, (), optimal=True, stats=stats, method="focal",
+        return FocalRun(found_solution(board, goal, (), optimal=True, stats=stats, method=problem.method,
                                        heuristic=spec.name), 1, 0, cost=0.0)
     kh = kernel_heuristic(spec, board.height, board.width, goal)
     max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()
     return _Search(board, goal, kh, exact_weight(problem.request.weight), costs, limit, max_memory, clock, stats,
-                   problem.request.on_iteration, problem.request.on_progress).run()
+                   problem.request.on_iteration, problem.request.on_progress, problem.method).run()
 
 
 def focal(
@@ -193,16 +205,17 @@ def focal(
     limit: Limit | None = None,
     on_iteration: IterationCallback | None = None,
     on_progress: ProgressCallback | None = None,
+    method: str = "focal",
 ) -> Solution:
-    """Solve ``board`` by focal search: at most ``weight`` times the optimum (optimal when
-    ``weight == 1``), with the lower bound proven in ``lower_bound``. ``heuristic``, ``limit`` and
-    the callbacks are as ``astar.astar``'s.
+    """Solve ``board`` by focal search (or ``method="dps"``, dynamic potential search): at most
+    ``weight`` times the optimum (optimal when ``weight == 1``), with the lower bound proven in
+    ``lower_bound``. ``heuristic``, ``limit`` and the callbacks are as ``astar.astar``'s.
 
     >>> focal(Board(2, 3, (1, 2, 3, 0, 4, 5)), heuristic="lc", weight=3).letters
     'LL'
     """
     return run_focal(board, goal=goal, heuristic=heuristic, weight=weight, limit=limit,
-                     on_iteration=on_iteration, on_progress=on_progress).solution
+                     on_iteration=on_iteration, on_progress=on_progress, method=method).solution
 
 
 def run_focal(
@@ -214,10 +227,13 @@ def run_focal(
     limit: Limit | None = None,
     on_iteration: IterationCallback | None = None,
     on_progress: ProgressCallback | None = None,
+    method: str = "focal",
 ) -> FocalRun:
     """``focal`` with what it held (for benchmarks)."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     problem = prepare(board, Request(goal, heuristic, limit, weight, on_iteration=on_iteration,
-                                     on_progress=on_progress), "focal")
+                                     on_progress=on_progress), method)
     runs: list[FocalRun] = []
 
     def framed(p: Problem) -> Solution:
@@ -233,12 +249,13 @@ class _Search:
 
     def __init__(self, board: Board, goal: Goal, kh: KernelHeuristic, weight: Fraction, tile_cost: np.ndarray,
                  limit: Limit, max_memory: int, clock: Clock, stats: Stats,
-                 on_iteration: IterationCallback | None, on_progress: ProgressCallback | None) -> None:
+                 on_iteration: IterationCallback | None, on_progress: ProgressCallback | None, method: str) -> None:
         from .._kernels.astar import LC, Heuristic
         from .._kernels.bounds import Grid
         from .._kernels.focal import C_BOUND, C_CSIZE, C_FSIZE, C_NODES, C_PARITY, CTL_SIZE, F_UNIT, FCTL_SIZE
 
         self.board, self.goal, self.heuristic, self.weight = board, goal, kh.spec.name, weight
+        self.method = method
         self.tile_cost, self.unit = tile_cost, bool(np.all(tile_cost[1:] == 1.0))
         self.limit, self.max_memory, self.clock, self.stats = limit, max_memory, clock, stats
         self.on_iteration, self.on_progress = on_iteration, on_progress
@@ -259,7 +276,7 @@ class _Search:
     @property
     def a(self) -> _Arrays:
         if self.arrays is None:
-            raise AssertionError("focal search's arrays are used before they are allocated")
+            raise AssertionError(f"{self.method}'s arrays are used before they are allocated")
         return self.arrays
 
     def _allocate(self) -> bool:
@@ -326,8 +343,8 @@ class _Search:
                     self.on_progress(self.clock.progress(int(ctl[C_BOUND]), 1 + int(ctl[C_GENERATED])))
                 a = self.a
                 arena = FocalArena(a.keys, a.g, a.f, a.d, a.parent, a.info, a.table, a.fheap, a.outheap, a.focheap)
-                status = focal_slice(self.grid, self.heur, self.bits, num, den, self.tile_cost, arena, ctl,
-                                     self.fctl, budget)
+                status = focal_slice(self.grid, self.heur, self.bits, num, den, self.method == "dps", self.tile_cost,
+                                     arena, ctl, self.fctl, budget)
                 if status == FOUND:
                     return self._found(int(ctl[C_GOAL]))
                 if status == NEW_BOUND:
@@ -339,7 +356,7 @@ class _Search:
                     if capped:
                         return self._stop(NODE_LIMIT)
                 else:
-                    raise AssertionError("focal search exhausted a solvable position")
+                    raise AssertionError(f"{self.method} exhausted a solvable position")
         except KeyboardInterrupt:
             return self._stop(INTERRUPTED)
 
@@ -378,7 +395,7 @@ class _Search:
         why = (f"{int(self.ctl[C_NODES]):,} positions stored within the memory limit of "
                f"{self.max_memory / 2**20:.1f} MiB") if status == MEMORY_LIMIT else ""
         sol = unfinished(self.board, self.goal, status, max(int(self.ctl[C_BOUND]), self.d0 if self.unit else 0),
-                         stats=self.stats, method="focal", heuristic=self.heuristic, note=why)
+                         stats=self.stats, method=self.method, heuristic=self.heuristic, note=why)
         return self._result(sol)
 
     def _found(self, node: int) -> FocalRun:
@@ -396,7 +413,8 @@ class _Search:
         else:
             bound, optimal = self.d0, cost <= cost_bound
             proven = f"cost {cost:g}, the optimal cost is at least {cost_bound:g}"
-        note = f"focal search with w = {w}: length <= {w} x optimal; {proven}"
-        sol = found_solution(self.board, self.goal, moves, optimal=optimal, stats=self.stats, method="focal",
+        name = "focal search" if self.method == "focal" else "DPS"
+        note = f"{name} with w = {w}: length <= {w} x optimal; {proven}"
+        sol = found_solution(self.board, self.goal, moves, optimal=optimal, stats=self.stats, method=self.method,
                              heuristic=self.heuristic, note=note)
         return self._result(replace(sol, lower_bound=bound), cost)
