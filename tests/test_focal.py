@@ -251,3 +251,15 @@ def test_costs_and_methods_are_checked():
         run_framed(problem, np.zeros(9))
     with pytest.raises(ValueError, match="method must be one of focal, dps"):
         focal(HARD_3X3, method="astar")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_stopped_search_with_costs_keeps_its_bounds_in_their_units(method):
+    """Stopped, a search with move costs gives its bound on moves (the start's heuristic) in
+    ``lower_bound`` and its bound on the cost in ``cost_bound``."""
+    cost = np.arange(9, dtype=np.float64)
+    best = cheapest_costs(3, 3, "standard", cost.tolist())[HARD_3X3.tiles]
+    problem = prepare(HARD_3X3, Request(heuristic="lc", weight=2, limit=Limit(max_nodes=50)), method)
+    stopped = run_framed(problem, cost)
+    assert stopped.solution.status == NODE_LIMIT
+    assert stopped.solution.lower_bound <= 31 and stopped.cost_bound <= best

@@ -394,7 +394,8 @@ class _Search:
         self._finish_stats()
         why = (f"{int(self.ctl[C_NODES]):,} positions stored within the memory limit of "
                f"{self.max_memory / 2**20:.1f} MiB") if status == MEMORY_LIMIT else ""
-        sol = unfinished(self.board, self.goal, status, max(int(self.ctl[C_BOUND]), self.d0 if self.unit else 0),
+        moves_bound = max(int(self.ctl[C_BOUND]), self.d0) if self.unit else self.d0  # else C_BOUND is a cost
+        sol = unfinished(self.board, self.goal, status, moves_bound,
                          stats=self.stats, method=self.method, heuristic=self.heuristic, note=why)
         return self._result(sol)
 
