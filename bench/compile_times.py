@@ -34,6 +34,7 @@ P4 = "7 3 11 1/15 9 10 2/4 12 6 0/13 5 14 8"
 CASES: dict[str, list[str]] = {
     "idastar": ["solve", "{p4}", "--method", "idastar"],
     "astar-pdb": ["solve", "{p4}", "--method", "astar", "--heuristic", "pdb:6-6-3"],
+    "focal": ["solve", "{p4}", "--method", "dps", "--weight", "2", "--heuristic", "lc"],
     "beam": ["solve", "{p5}", "--method", "beam", "--budget", "0.5"],
     "realtime": ["solve", "{p30}", "--shape", "30x30", "--method", "realtime", "--count-only"],
     "warmup": ["warmup", "--quiet"],

@@ -31,7 +31,8 @@ OPTIONS = tuple(f.name for f in dataclasses.fields(Request) if f.name not in ("g
 HARD_3X3 = parse("8 6 7/2 5 4/3 0 1")  # 31 moves
 #: A 5x5 position far enough from the goal that the beam runs several rounds.
 FAR_5X5 = Board(5, 5, (2, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 24, 0, 23))
-BOARDS = {"idastar": HARD_3X3, "astar": HARD_3X3, "astar+idastar": HARD_3X3, "beam": FAR_5X5, "realtime": FAR_5X5}
+BOARDS = {"idastar": HARD_3X3, "astar": HARD_3X3, "focal": HARD_3X3, "dps": HARD_3X3, "astar+idastar": HARD_3X3,
+          "beam": FAR_5X5, "realtime": FAR_5X5}
 
 
 class TwoWorkers(Inline):
@@ -116,7 +117,7 @@ def test_every_option_of_every_method_is_honoured_or_refused(method, option, pri
 
 def test_the_refusal_names_the_methods_that_take_the_option():
     with pytest.raises(InvalidOptionError, match=r"max_nodes= does not apply to method='realtime': it applies "
-                                                 r"to 'idastar', 'astar', 'astar\+idastar', 'beam'"):
+                                                 r"to 'idastar', 'astar', 'focal', 'dps', 'astar\+idastar', 'beam'"):
         prepare(FAR_5X5, Request(limit=Limit(max_nodes=10)), "realtime")
     with pytest.raises(InvalidOptionError, match="the beam search chosen for a 5x5 board"):
         prepare(FAR_5X5, Request(heuristic="lc"), "auto")
@@ -150,6 +151,8 @@ CASES = [
     ("idastar", HARD_3X3, "wd+id", {}),
     ("idastar", HARD_3X3, "lc", {"executor": TwoWorkers()}),
     ("astar", HARD_3X3, "wd+id", {"weight": 1.5}),
+    ("focal", HARD_3X3, "wd+id", {"weight": 1.5}),
+    ("dps", HARD_3X3, "lc", {"weight": 2}),
     ("astar+idastar", HARD_3X3, "wd", {"top_nodes": 64}),
     ("beam", FAR_5X5, "auto", {}),
     ("realtime", FAR_5X5, "auto", {}),

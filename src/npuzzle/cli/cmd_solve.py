@@ -75,6 +75,11 @@ methods:
             cells (24x24; 32x32 with --budget); real time beyond
   idastar   iterative-deepening A*: optimal, little memory (Korf 1985)
   astar     A*: optimal, or with --weight W > 1 at most W times the optimum, faster
+  focal     focal search: at most W times the optimum (--weight W, default 1: optimal), the
+            open node nearest the goal among those with f <= W * (least f); reports the lower
+            bound it proved and the ratio to it (the textbook method; slow on the tiles)
+  dps       dynamic potential search: the same bound W, expanding the node of greatest
+            (W * least f - g) / h; often fewer nodes than weighted A* at W = 1.5 or 2
   astar+idastar
             optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf
             2019); for experiments: with the move automaton, idastar is faster
@@ -130,7 +135,8 @@ def add(sub: Subparsers) -> None:
     add_heuristic(p, "auto", HEURISTIC_HELP + "; default auto: the strongest whose tables are ready")
     add_pruning(p)
     p.add_argument("--weight", type=weight_arg, default=1.0, metavar="W",
-                   help="weighted A* (f = g + W*h): solutions at most W times the optimum")
+                   help="the bound of --method astar (weighted A*, f = g + W*h), focal or dps: solutions at "
+                   "most W times the optimum")
     p.add_argument("--budget", type=budget_arg, metavar="SECONDS",
                    help="the beam search's CPU time (at most 3600): it answers with the shortest "
                    "solution found in that time, which depends on the machine and its load; with --method "

@@ -87,7 +87,7 @@ def lower_bound(board: Board, heuristic: str = "manhattan", goal: Goal | Board =
 
 
 #: Kernel files named after the method whose kernels they hold (outside ``solve``: ``--count-only``).
-_KERNEL_FAMILIES = ("idastar", "astar", "beam", "realtime", "bfs")
+_KERNEL_FAMILIES = ("idastar", "astar", "focal", "beam", "realtime", "bfs")
 
 
 @contextmanager

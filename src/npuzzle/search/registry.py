@@ -6,9 +6,9 @@ A search is one ``Method`` entry: its name, its solver (``"module:function"``, a
 Adding a search means writing its module (and kernel) and adding one entry to ``REGISTRY``.
 
 >>> sorted(REGISTRY)
-['astar', 'astar+idastar', 'beam', 'idastar', 'realtime']
+['astar', 'astar+idastar', 'beam', 'dps', 'focal', 'idastar', 'realtime']
 >>> METHODS
-('auto', 'idastar', 'astar', 'astar+idastar', 'beam', 'realtime')
+('auto', 'idastar', 'astar', 'focal', 'dps', 'astar+idastar', 'beam', 'realtime')
 >>> check_pruning("fsm")
 'fsm'
 """
@@ -129,6 +129,13 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor"}, "IDA*", 256),
     Method("astar", "npuzzle.search.astar:solve_problem", "optimal, or weighted with a proven bound",
            _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"}, "A*", 64),
+    Method("focal", "npuzzle.search.focal:solve_problem",
+           "at most W times the optimum (--weight W), with the lower bound it proved (focal search, "
+           "Pearl & Kim 1982)", _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"}, "focal search", 64),
+    Method("dps", "npuzzle.search.focal:solve_problem",
+           "at most W times the optimum (--weight W), with the lower bound it proved (dynamic potential "
+           "search, Gilon, Felner & Stern 2016)", _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"},
+           "dynamic potential search", 64),
     Method("astar+idastar", "npuzzle.search.hybrid:solve_problem",
            "optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf 2019)",
            _EVERY | {"heuristic", "pruning", "max_nodes", "max_memory", "executor", "top_nodes"}, "A*+IDA*", 64),

@@ -18,7 +18,7 @@ use announces.
 >>> from npuzzle import config
 >>> from npuzzle.search.warm import COMPILE_SECONDS, FAMILIES, scratch_store
 >>> [family for family, _, _ in FAMILIES]
-['IDA*', 'IDA* split', 'A*', 'beam', 'real time', 'BFS']
+['IDA*', 'IDA* split', 'A*', 'focal', 'beam', 'real time', 'BFS']
 >>> COMPILE_SECONDS["idastar"]  # the family's name in the notice, its first compilation's CPU seconds
 ('IDA*', 3.0)
 >>> with scratch_store():  # where warmup's tables go
@@ -43,6 +43,8 @@ COMPILE_SECONDS: dict[str, tuple[str, float]] = {
     "idastar": ("IDA*", 3.0),
     "astar": ("A*", 9.0),
     "astar+idastar": ("A*+IDA*", 11.0),
+    "focal": ("focal search", 14.0),  # the kernel of both focal search and DPS (bench/compile_times.py
+    "dps": ("DPS", 14.0),  # --only focal, 2026-11-26 05:11 UTC, load 12: cold 14.9 s, warm 0.9 s)
     "beam": ("beam search", 7.0),  # a whole board; reduced line by line, real time's too
     "realtime": ("real-time", 9.0),
     "bfs": ("BFS", 1.0),
@@ -107,6 +109,16 @@ def _astar() -> None:
         astar_idastar(_THREE, heuristic=heuristic, top_nodes=100)
 
 
+def _focal() -> None:
+    from .focal import focal
+
+    for heuristic in ("manhattan", "lc", "wd", "id", "wd+id"):
+        focal(_SMALL, heuristic=heuristic, weight=2)
+    focal(_THREE, heuristic="lc", weight=1.5)
+    focal(_THREE, heuristic="lc", weight=1.5, method="dps")
+    focal(_THREE, heuristic="pdb:4-4", weight=2)  # built by the A* family before
+
+
 def _beam() -> None:
     from .beam import warmup
 
@@ -133,6 +145,7 @@ FAMILIES: tuple[tuple[str, str, Callable[[], None]], ...] = (
     ("IDA*", "manhattan, lc, wd, id, wd+id, pdb, pdb+wd; parent and fsm pruning", _idastar),
     ("IDA* split", "--jobs: manhattan, lc, wd+id, pdb+wd", _split),
     ("A*", "every bound, weighted, A*+IDA*", _astar),
+    ("focal", "focal search and DPS, every bound", _focal),
     ("beam", "", _beam),
     ("real time", "greedy and parberry", _realtime),
     ("BFS", "distance tables, happy moves", _bfs),
