@@ -31,6 +31,7 @@ from .errors import InvalidOptionError, NPuzzleError, quote_input
 from .search.limits import INTERRUPTED, Limit, ProgressCallback, Solution
 
 if TYPE_CHECKING:
+    from .search.problem import Problem
     from .search.split import Executor
 
 #: The named sets; ``kt10`` is Korf & Taylor's ten 24-puzzles (1996), the first ten of ``korf50``.
@@ -59,8 +60,14 @@ class Item:
 class GridSet:
     name: str
     items: tuple[Item, ...]
-    #: The heuristic a run of this set uses unless the grid names one.
-    default_heuristic: str = "auto"
+    #: The benchmark set whose default heuristic a run uses unless the grid names one
+    #: (``benchmark.default_heuristic``); "" for ``auto``.
+    base: str = ""
+
+    def default_heuristic(self) -> str:
+        from .benchmark import default_heuristic
+
+        return default_heuristic(self.base) if self.base else "auto"
 
 
 def parse_set(spec: str, goal: Goal | None = None) -> GridSet:
@@ -80,7 +87,6 @@ def parse_set(spec: str, goal: Goal | None = None) -> GridSet:
 
 
 def _named(spec: str, goal: Goal | None) -> GridSet:
-    from . import benchmark
     from .instances import benchmark_set
 
     base, first = NAMED_SETS[spec]
@@ -88,10 +94,7 @@ def _named(spec: str, goal: Goal | None) -> GridSet:
     items = tuple(Item(spec, i.id, i.board.converted() if turn else i.board, goal if turn and goal else i.goal,
                        i.optimal_length, None if turn else i.recomputed_nodes, i.published_nodes)
                   for i in benchmark_set(base) if first is None or i.id <= first)
-    default = "manhattan" if base == "korf100" else "auto"
-    if base == "korf50":
-        default = benchmark.default_heuristic(base)  # refuses, naming the build, if no 5x5 table is
-    return GridSet(spec, items, default)
+    return GridSet(spec, items, base)
 
 
 def _random(spec: str, goal: Goal) -> GridSet:
@@ -246,7 +249,7 @@ def combinations(grid_set: GridSet, values: dict[str, list[Any]]) -> list[dict[s
     first axis slowest; a value the method takes no option for is ``NOT_TAKEN``'s, repeats dropped."""
     out: list[dict[str, Any]] = []
     for combo in _product([(a.name, values.get(a.name) or [a.default]) for a in AXES]):
-        combo["heuristic"] = combo["heuristic"] or grid_set.default_heuristic
+        combo["heuristic"] = combo["heuristic"] or grid_set.default_heuristic()
         taken = _taken(combo["method"], grid_set)
         fields = request_fields()
         for name in AXIS_NAMES[1:]:
@@ -361,7 +364,7 @@ def row(item: Item, combo: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
                lower_bound=bound, ratio=round(s.length / reference, 4) if s.solved and s.length is not None
                and reference else None, expanded=s.stats.expanded, generated=s.stats.generated,
                cpu_seconds=round(s.stats.seconds, 6), wall_seconds=round(s.stats.wall_seconds, 6))
-    if korf and item.korf_nodes is not None:
+    if korf and item.korf_nodes is not None and s.solved:
         out.update(korf_nodes=item.korf_nodes, nodes_ok=s.stats.generated == item.korf_nodes)
     return out
 
@@ -394,11 +397,23 @@ def plan(sets: Sequence[GridSet], values: dict[str, list[Any]]) -> list[Planned]
                 options = solve_options(combo)
                 method = options.pop("method")
                 try:
-                    prepare(first.board, Request(first.goal, **options), method)
+                    _check_tables(prepare(first.board, Request(first.goal, **options), method))
                 except NPuzzleError as e:
                     raise type(e)(f"{grid_set.name} with {_combo_text(combo)}: {e}") from None
             runs.extend(Planned(item, combo) for item in grid_set.items)
     return runs
+
+
+def _check_tables(problem: Problem) -> None:
+    """``MissingTableError`` naming the build if the problem's pattern database is not built (a
+    search would fail on every position of the set)."""
+    from .errors import MissingTableError
+    from .heuristics import pattern_db
+
+    spec, start, target = problem.heuristic, problem.start, problem.target
+    if spec is not None and spec.pdb is not None and not pattern_db.is_built(spec.pdb, *start.shape, target):
+        raise MissingTableError(f"pdb:{spec.pdb} is not built for {start.height}x{start.width} ({target} goal): "
+                                f"{pattern_db.build_command(spec.pdb, *start.shape, target)}")
 
 
 def _combo_text(combo: dict[str, Any]) -> str:

@@ -160,7 +160,8 @@ def _grid_plan(args: argparse.Namespace) -> tuple[list[grid.Planned], grid.Resul
     if not sets:
         raise NPuzzleError(f"no set given in {quote_input(args.set)}: write e.g. korf100 or random:3x3:10:1")
     try:
-        ids = benchmark.parse_ids(args.ids, highest=max(len(s.items) for s in sets))
+        largest = max(sets, key=lambda s: len(s.items))  # each set's own ids are checked by grid.selected
+        ids = benchmark.parse_ids(args.ids, largest.name, highest=len(largest.items))
     except ValueError as e:
         raise NPuzzleError(f"bad --ids {quote_input(args.ids)}: {e}") from None
     sets = [grid.selected(s, ids) for s in sets]
