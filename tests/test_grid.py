@@ -243,7 +243,8 @@ def test_a_missing_matplotlib_is_said_before_solving(tmp_path, capsys, monkeypat
     (["korf100", "--weight", "0.5"], "a weight is from 1"),
     (["korf100", "--cost", "heavy"], "unknown cost model 'heavy'"),
     (["kt10", "--ids", "11", "--heuristic", "manhattan"], "kt10 has no instance 11"),
-    (["korf100", "--heuristic", "pdb:5-5-5", "--goal", "blank-first"], "is not built for 4x4 (blank-first goal): npuzzle tables build pdb:5-5-5"),
+    (["korf100", "--heuristic", "pdb:5-5-5", "--goal", "blank-first"],
+     "is not built for 4x4 (blank-first goal): npuzzle tables build pdb:5-5-5"),
 ])
 def test_bad_inputs_are_refused_clearly(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
