@@ -161,7 +161,7 @@ def test_an_interrupted_write_is_cut_off_and_its_run_solved_again(tmp_path, caps
     real = grid.run_task
     monkeypatch.setattr(grid, "run_task", lambda task, on_progress=None: solved.append(task) or real(task))
     status, text, _ = bench(capsys, *args)
-    assert status == 0 and len(solved) == 1 and "2 already in" in text
+    assert status == 0 and len(solved) == 1 and "2 already in" in text and "a partial last line of" in text
     reader = csv_rows if suffix == ".csv" else jsonl_rows
     assert [r["instance"] for r in reader(out)] == [1, 2, 3]
     original = tmp_path / f"original{suffix}"

@@ -452,9 +452,16 @@ class Results:
             raise InvalidOptionError(f"--out {quote_input(path)}: the file's name must end in .csv or .jsonl "
                                      "(its format)")
         self.discarded = 0  # characters of a partial last line cut off
+        self._rows: list[dict[str, Any]] | None = None
 
     def read(self) -> list[dict[str, Any]]:
-        """The rows in the file (none if there is no file), each typed as ``COLUMNS``."""
+        """The rows in the file when it was first read (none if there was no file), each typed as
+        ``COLUMNS``; a partial last line is cut off the file then."""
+        if self._rows is None:
+            self._rows = self._read()
+        return self._rows
+
+    def _read(self) -> list[dict[str, Any]]:
         from .present import grid as present
 
         try:

@@ -134,7 +134,8 @@ def _run_grid(args: argparse.Namespace) -> int:
     pending = len(runs) - _already(runs, results)
     if not args.json:
         out.write(present.grid_head_text(len(count), len({repr(p.combo) for p in runs}), len(runs),
-                                         len(runs) - pending, args.out) + "\n")
+                                         len(runs) - pending, args.out,
+                                         results.discarded if results is not None else 0) + "\n")
     with workers(args.jobs, args.scheduler, args.oversubscribe) as executor, live.running():
         done = grid.run(runs, results=results, timeout=args.timeout, executor=executor,
                         on_progress=live.callback() if executor is None else None, on_row=on_row)
@@ -170,7 +171,7 @@ def _grid_plan(args: argparse.Namespace) -> tuple[list[grid.Planned], grid.Resul
 
 
 def _already(runs: list[grid.Planned], results: grid.Results | None) -> int:
-    """How many of the runs the output file holds (read once more by ``grid.run``)."""
+    """How many of the runs the output file holds (its rows, read once, are ``grid.run``'s too)."""
     if results is None:
         return 0
     done = {grid.key(r) for r in results.read()}

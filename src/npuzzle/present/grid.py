@@ -123,15 +123,18 @@ def combination_label(values: dict[str, Any], names: Sequence[str]) -> str:
     return " ".join(parts)
 
 
-def grid_head_text(sets: int, combinations: int, runs: int, skipped: int, path: str | None) -> str:
-    """The line a grid run starts with: its size, and the runs already in the output file.
+def grid_head_text(sets: int, combinations: int, runs: int, skipped: int, path: str | None,
+                   discarded: int = 0) -> str:
+    """The line a grid run starts with: its size, and the runs already in the output file (and the
+    partial last line cut off it, from a run interrupted while writing).
 
     >>> grid_head_text(2, 3, 60, 20, "runs.csv")
     '# grid: 2 sets, 3 combinations, 60 runs; 20 already in runs.csv (skipped), 40 to run'
     """
     where = f"; {skipped:,} already in {path} (skipped), {runs - skipped:,} to run" if path is not None else ""
+    cut = f"; a partial last line of {count_text(discarded, 'character')} was cut off" if discarded else ""
     return (f"# grid: {count_text(sets, 'set')}, {count_text(combinations, 'combination')}, "
-            f"{count_text(runs, 'run')}{where}")
+            f"{count_text(runs, 'run')}{where}{cut}")
 
 
 def run_text(values: dict[str, Any], names: Sequence[str]) -> str:
