@@ -42,12 +42,13 @@ def add(sub: Subparsers) -> None:
         "bench",
         help="solve a benchmark set (Korf's 100, ...) and check every length and node count; or a grid of "
              "methods x heuristics x options x sets",
-        description="Solve the instances of a benchmark set, check every length against the "
-        "published optimum (and, for IDA* with the Manhattan distance, every node count against "
-        "Korf 1985), and print nodes and CPU seconds per instance and in total. Given lists "
-        "(--heuristic lc,wd,pdb:6-6-3, several sets, ...) or --out, it runs an experiment grid: every set with "
-        "every combination of the values, one row per run (written to --out, .csv or .jsonl, as it is known: "
-        "a second run with the same --out skips the runs already there), then a summary per combination.",
+        description="Solve the instances of a benchmark set, check every length against the published optimum\n"
+        "(and, for IDA* with the Manhattan distance, every node count against Korf 1985), and print\n"
+        "nodes and CPU seconds per instance and in total.\n\n"
+        "Given lists (--heuristic lc,wd,pdb:6-6-3, several sets, ...) or --out, it runs an experiment\n"
+        "grid: every set with every combination of the values, one row per run (written to --out,\n"
+        ".csv or .jsonl, as soon as it is known: a second run with the same --out skips the runs\n"
+        "already there), then a summary per combination.",
         epilog="examples:\n"
         "  npuzzle bench korf100 --ids 1-10 --heuristic lc\n"
         "  npuzzle bench korf100 --ids 1-10 --heuristic lc,wd,pdb:6-6-3 --out runs.csv\n"
@@ -68,8 +69,8 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--pruning", metavar="P[,P...]", help=PRUNING_HELP + "; several comma-separated")
     p.add_argument("--weight", metavar="W[,W...]", help="weights of weighted A* (--method astar), from 1; "
                    "several comma-separated (default 1)")
-    p.add_argument("--cost", metavar="COST", help="the cost of a move: unit (every move costs 1, the only one "
-                   "for now)")
+    p.add_argument("--cost", metavar="COST[,COST...]", help="the cost of a move: unit (every move costs 1; the "
+                   "only one for now)")
     p.add_argument("--goal", choices=GOALS, help="the goal of a random set or a file's positions (default "
                    "standard); Korf's sets are blank-first, turned 180 degrees onto the standard goal if it is "
                    "asked for (the same lengths, other node counts)")
