@@ -266,3 +266,42 @@ def test_the_csv_is_read_by_the_csv_module(tmp_path, capsys):
     assert bench(capsys, "random:2x3:2:3", "--out", str(out))[0] == 0
     rows = list(csv.DictReader(io.StringIO(out.read_text(), newline="")))
     assert [r["status"] for r in rows] == ["solved", "solved"] and rows[0]["weight"] == ""
+
+
+def test_ctrl_c_leaves_a_valid_file_that_the_next_run_completes(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "runs.jsonl"
+    args = ["random:3x2:5:8", "--heuristic", "lc", "--out", str(out)]
+    real = grid.run_task
+    calls = []
+
+    def interrupted_third(task, on_progress=None):
+        calls.append(task)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(task, on_progress)
+
+    monkeypatch.setattr(grid, "run_task", interrupted_third)
+    status, _, err = bench(capsys, *args)
+    assert status == 130 and "interrupted" in err
+    assert [r["instance"] for r in jsonl_rows(out)] == [1, 2]
+    status, text, _ = bench(capsys, *args)
+    assert status == 0 and "2 already in" in text and "3 to run" in text
+    assert [r["instance"] for r in jsonl_rows(out)] == [1, 2, 3, 4, 5]
+
+
+def test_long_bad_inputs_are_quoted_short(capsys):
+    for args in (["x" * 5000], ["random:" + "9" * 5000], ["korf100", "--heuristic", "lc," + "x" * 5000],
+                 ["korf100", "--method", "y" * 5000]):
+        status, _, err = bench(capsys, *args)
+        assert status == 1 and len(err) < 400 and "x" * 41 not in err and "9" * 41 not in err, err[:500]
+
+
+def test_an_axis_is_passed_to_the_search_by_its_request_field_name():
+    """The options of a combination are ``Request`` fields by name (the method's own): a cost
+    model becomes a search option by the same path once ``Request`` has a ``cost`` field."""
+    combo = {"method": "idastar", "heuristic": "lc", "pruning": "fsm", "weight": None, "cost": "unit"}
+    expected = {"method": "idastar", "heuristic": "lc", "pruning": "fsm"}
+    if "cost" in grid.request_fields():
+        expected["cost"] = "unit"
+    assert grid.solve_options(combo) == expected
+    assert [a.name for a in grid.AXES][1:] == ["heuristic", "pruning", "weight", "cost"]

@@ -81,7 +81,7 @@ def parse_set(spec: str, goal: Goal | None = None) -> GridSet:
         return _named(spec, goal)
     if spec.startswith("random:"):
         return _random(spec, goal or "standard")
-    if spec and Path(spec).is_file():
+    if spec and _is_file(spec):
         return _file(spec, goal or "standard")
     raise InvalidOptionError(f"unknown set {quote_input(spec)}: use {SETS_HELP}")
 
@@ -95,6 +95,13 @@ def _named(spec: str, goal: Goal | None) -> GridSet:
                        i.optimal_length, None if turn else i.recomputed_nodes, i.published_nodes)
                   for i in benchmark_set(base) if first is None or i.id <= first)
     return GridSet(spec, items, base)
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        return False
 
 
 def _random(spec: str, goal: Goal) -> GridSet:
