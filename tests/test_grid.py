@@ -246,7 +246,7 @@ def test_a_missing_matplotlib_is_said_before_solving(tmp_path, capsys, monkeypat
     (["korf100", "--heuristic", "pdb:5-5-5", "--goal", "blank-first"],
      "is not built for 4x4 (blank-first goal): npuzzle tables build pdb:5-5-5"),
 ])
-def test_bad_inputs_are_refused_clearly(args, message, capsys, tmp_path, monkeypatch):
+def test_bad_inputs_are_refused_clearly(args, message, capsys, tmp_path, monkeypatch, private_store):
     monkeypatch.chdir(tmp_path)
     status, out, err = bench(capsys, *args)
     assert status == 1 and message in err and "Traceback" not in err + out
