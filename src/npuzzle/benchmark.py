@@ -85,19 +85,20 @@ def highest_id(name: str | None = None) -> int:
     return max(inst.id for n in names for inst in benchmark_set(n))
 
 
-def parse_ids(text: str | None, name: str | None = None) -> list[int] | None:
+def parse_ids(text: str | None, name: str | None = None, *, highest: int | None = None) -> list[int] | None:
     """``"1-10,12"`` -> ``[1, ..., 10, 12]``; ``None`` means all.
 
     ``ValueError`` naming the problem (quoting at most a short excerpt) for an empty list, a part
     that is not a number or a range ``LOW-HIGH``, a reversed range, or an id outside 1..the
-    highest id of the set ``name`` (of any set when ``None``), checked before a range is made.
+    highest id of the set ``name`` (of any set when ``None``; ``highest`` if given), checked before
+    a range is made.
     """
     if text is None:
         return None
     parts = [part.strip() for part in text.split(",")]
     if not any(parts):
         raise ValueError("no instance id given: write e.g. 1-10,12")
-    highest = highest_id(name)
+    highest = highest if highest is not None else highest_id(name)
     ids: list[int] = []
     for part in filter(None, parts):
         lo_text, dash, hi_text = part.partition("-")
