@@ -80,6 +80,13 @@ _BLOCKS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
 SHIPPED = {(5, 5): ("6-6-6-6",), (4, 4): ("7-8", "6-6-3", "5-5-5"), (3, 3): ("4-4",), (2, 4): ("4-3",),
            (4, 2): ("4-3",), (3, 4): ("6-5",), (4, 3): ("6-5",), (2, 3): ("3-2",), (3, 2): ("3-2",)}
 
+#: The tables of the fastest solves of a shape, by measurement (``docs/benchmarks.md``, issue 37):
+#: one partition, or two whose bounds are max'ed (``registry.Spec.pdb2``), compressed ones
+#: allowed; ``auto`` picks them when every one is built, ``npuzzle tables build best`` builds them.
+#: On 4x4 no compressed table nor pair within the 7-8 tables' 288 MB beat plain 7-8 on this
+#: project's kernel (Korf's 100: 7-8/0-1 + 7-8s/0-1, 115 MB, 2.0 times the nodes, 2.3 times the CPU).
+BEST: dict[tuple[int, int], tuple[str, ...]] = {(4, 4): ("7-8",)}
+
 #: How the entries are stored (the header's ``encoding``; tables of another are rebuilt).
 ENCODING = "half-excess-over-manhattan-4bit"
 #: ... and in blank-aware tables: two entries a placement, for the blank in a region of more than
@@ -154,6 +161,8 @@ def advised(height: int, width: int, goal: Goal, heuristic: str) -> list[Advice]
     shipped = SHIPPED.get((height, width), ())
     used = heuristic.split("+")[0].removeprefix("pdb:") if heuristic.startswith("pdb:") else None
     rank = shipped.index(used) if used in shipped else len(shipped)
+    if used is not None and "/" in used or "+pdb:" in heuristic:
+        rank = 0  # compressed tables or two partitions: what ``best`` builds, nothing to advise
     n = height * width
     out = []
     for name, when in ADVISED.get((height, width), ()):
@@ -471,10 +480,27 @@ def needs_confirmation(groups: tuple[tuple[int, ...], ...], n: int) -> bool:
     return build_bytes(groups, n) > CONFIRM_BYTES or build_seconds(groups, n) > CONFIRM_SECONDS
 
 
+def build_memory(name: str, height: int, width: int, goal: Goal = "standard") -> int:
+    """Peak memory of building ``name``'s table: a compressed one needs its partition's table, read
+    from the store (mapped) or built in memory, beside its own.
+
+    >>> build_memory("7-8", 4, 4) == build_bytes(groups_for("7-8", 4, 4), 16)
+    True
+    """
+    base, comp = split_name(name)
+    n = height * width
+    groups = groups_for(base, height, width, goal)
+    need = build_bytes(groups, n, per_placement(base, height, width))
+    if comp is None:
+        return need
+    own = table_bytes(n, groups, 1, drops_for(name, height, width, goal))
+    return own + (table_bytes(n, groups) if is_built(base, height, width, goal) else need)
+
+
 def check_memory(name: str, height: int, width: int, goal: Goal = "standard") -> None:
     """``NPuzzleError`` if building partition ``name`` needs more memory than is available."""
     _check(height, width, goal)
-    need = build_bytes(groups_for(name, height, width, goal), height * width, per_placement(name, height, width))
+    need = build_memory(name, height, width, goal)
     free = available_memory()
     if free is not None and need > free:
         raise NPuzzleError(f"building pdb:{name} for {height}x{width} needs about {need / 2**30:.1f} GiB "
@@ -780,6 +806,35 @@ def built(height: int, width: int, goal: Goal) -> list[str]:
     other: Goal = "blank-first" if goal == "standard" else "standard"
     return [name for name in SHIPPED.get((height, width), ())
             if is_built(name, height, width, goal) or is_built(name, height, width, other)]
+
+
+def best(height: int, width: int) -> tuple[str, ...]:
+    """The partitions of the fastest solves of a shape (``BEST``, else the strongest shipped one).
+
+    >>> best(4, 4), best(3, 3)
+    (('7-8',), ('4-4',))
+    """
+    return BEST.get((height, width), SHIPPED.get((height, width), ())[:1])
+
+
+def best_usable(height: int, width: int, goal: Goal) -> str | None:
+    """``best``'s heuristic name (``pdb:A+pdb:B``) if its every table is built and sound, for
+    ``goal`` or else for the other goal (searched on the board turned 180 degrees); else None.
+    A damaged table is reported once (``tables.warn_damaged``) and bypassed."""
+    names = BEST.get((height, width))
+    if not names:
+        return None
+    other: Goal = "blank-first" if goal == "standard" else "standard"
+    for which in (goal, other):
+        if all(is_built(name, height, width, which) for name in names):
+            try:
+                for name in names:
+                    load_partition(name, height, width, which)
+            except TableFormatError as e:
+                store.warn_damaged(e, "using the next bound instead")
+                return None
+            return "+".join(f"pdb:{name}" for name in names)
+    return None
 
 
 def usable(height: int, width: int, goal: Goal) -> list[str]:

@@ -81,7 +81,7 @@ def single(spec: Spec) -> Spec:
     """``spec`` without its second partition (for the searches whose kernels read one: A*, the
     hybrid; the first partition alone is a lower bound too).
 
-    >>> single(parse("pdb:7-8/0-1+pdb:7-8b/0-1")).name
+    >>> single(parse("pdb:7-8/0-1+pdb:7-8s/0-1")).name
     'pdb:7-8/0-1'
     """
     if spec.pdb2 is None:
@@ -314,12 +314,16 @@ AUTO_WD_SIDE = 4
 def auto_heuristic(height: int, width: int, goal: Goal) -> tuple[str, str]:
     """The heuristic ``auto`` picks, and a hint (empty if none) naming a build that would help.
 
-    The strongest pattern database already built (with the walking distance unless it is the
-    7-8 one); else the walking and inversion distances where their tables build in well under a
-    second; else linear conflict. It never starts a table build; a damaged pattern database is
-    reported once (a ``TableWarning``) and the next bound used."""
+    The fastest tables measured for the shape (``pattern_db.BEST``: 7-8 on 4x4) when all are
+    built; else the strongest pattern database already built (with the walking distance unless it
+    is the 7-8 one); else the walking and inversion distances where their
+    tables build in well under a second; else linear conflict. It never starts a table build; a
+    damaged pattern database is reported once (a ``TableWarning``) and the next bound used."""
     from . import pattern_db
 
+    fastest = pattern_db.best_usable(height, width, goal)
+    if fastest is not None:
+        return fastest, ""
     wd_ok = max(height, width) <= AUTO_WD_SIDE and min(height, width) >= 2
     built = pattern_db.usable(height, width, goal)  # a damaged one is reported and skipped
     shipped = pattern_db.SHIPPED.get((height, width), ())
