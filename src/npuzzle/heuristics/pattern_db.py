@@ -31,6 +31,21 @@ Felner's partition into blocks of 2x3 (the top-left one with the centre tile ins
 blank). All patterns of a partition are stored in one file of the table store (kind ``pdb``,
 the pattern field listing every pattern's tiles), built by ``npuzzle tables build pdb:NAME``
 and memory-mapped when loaded.
+
+Compressed tables (issue 37; Felner, Korf, Meshulam & Holte, JAIR 2007, compression by a tile's
+place): ``PARTITION/d1-d2-...`` keeps, for each pattern, one entry for every placement of its
+first ``k - d`` tiles, the least of the entries over every place of its last ``d`` tiles. The
+rank's lowest digits are those tiles', so the entries merged are consecutive ranks
+(``_kernels.pdb.compress_min``), and the kernels index a compressed table with the same
+incremental rank as a plain one, the compressed tiles weighing 0 (``registry._lookup``): A*, the
+beam and IDA* read it unchanged. Only the excess over the Manhattan distance is compressed, so the
+Manhattan part stays exact. Chosen over compression by the blank's region because the 4x4 and
+smaller tables are not blank-aware (their entries are already the least over the blank's place),
+and over merging pairs of ranks (``rank >> 1``) because that needs another index in every kernel.
+Stored as kind ``pdb`` with the compressed tiles after a '+' in the pattern field and the encoding
+``ENCODING_MIN`` (a table whose header and file name disagree is refused). Two partitions are
+max'ed in IDA* as ``pdb:A+pdb:B`` (``_kernels.bounds.SECOND``), each with its mirrored lookup; the
+A* searches read the first. ``BEST`` holds what measured fastest on a shape (``tables build best``).
 """
 
 from __future__ import annotations
