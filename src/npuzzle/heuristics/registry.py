@@ -57,7 +57,7 @@ def parse(name: str) -> Spec:
     """Parse a heuristic name; ``InvalidBoardError`` quoting it if it is not one.
 
     >>> parse("id+wd")
-    Spec(name='wd+id', lc=False, wd=True, id=True, pdb=None)
+    Spec(name='wd+id', lc=False, wd=True, id=True, pdb=None, pdb2=None)
     """
     if name in SIMPLE:
         return Spec(name, lc=name == "lc")
