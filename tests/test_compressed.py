@@ -35,9 +35,9 @@ def store(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("shape, name, comps, second", SMALL)
 def test_compressed_tables_are_admissible_on_every_state(shape, name, comps, second):
-    """On every state of 2x4 and 4x2 and 6,000 of 3x3: a compressed table's bound is at most the exact distance (BFS), has its
-    parity, is at least the Manhattan distance and at most the uncompressed table's bound; the
-    max of two partitions is the max of their bounds."""
+    """On every state of 2x4 and 4x2 and 6,000 of 3x3: a compressed table's bound is at most the
+    exact distance (BFS), has its parity, is at least the Manhattan distance and at most the
+    uncompressed table's bound; the max of two partitions is the max of their bounds."""
     h, w = shape
     for goal in GOALS:
         pattern_db.build(name, h, w, goal)
