@@ -141,7 +141,8 @@ def test_random_15_puzzles_bounded_by_their_optimum(private_store):
 def test_registry_names():
     assert parse("wd+id").name == "wd+id" and parse("id+wd+manhattan").name == "wd+id"
     assert parse("wd+pdb:6-6-3").name == "pdb:6-6-3+wd"
-    for bad in ("lc+wd", "xyz", "pdb:", "pdb:a+pdb:b", "manhattan+"):
+    assert parse("pdb:a+pdb:b").pdb2 == "b"  # two partitions, max'ed (issue 37)
+    for bad in ("lc+wd", "xyz", "pdb:", "pdb:a+pdb:b+pdb:c", "manhattan+"):
         with pytest.raises(InvalidOptionError, match="unknown heuristic"):
             parse(bad)
 

@@ -21,7 +21,9 @@ distance (the walking distance when ``WD`` is on: it has the same parity and cha
 per move), ``H_ROW``/``H_COL`` the walking-distance table indices, ``H_INV_V``/``H_INV_H`` the
 row-major and column-major inversion counts, ``H_FSM`` (IDA*'s move automaton state, not a
 bound), ``H_SUM``/``H_MSUM`` the direct and mirrored pattern sums, then from ``H_PAT``, per
-pattern, the direct ranks, direct entries, mirrored ranks and mirrored entries. Every bound is
+pattern, the direct ranks, direct entries, mirrored ranks and mirrored entries. With ``SECOND``,
+the patterns of both partitions (the second's numbered after the first's) share those four
+blocks, and the last two columns are the second partition's direct and mirrored sums. Every bound is
 rounded up to the Manhattan distance's parity, the parity of every solution.
 
 Pattern entries (``pdb_entry``) are 4 bits, two a byte: half the excess of the pattern's value
@@ -53,6 +55,8 @@ MIRROR = 32
 EXTENDED = WD | ID | PDB | MIRROR
 #: The pattern tables are blank-aware: two entries a placement (``pocket_class``).
 ZA = 128
+#: A second partition's tables (``pdb2``), looked up as the first (and mirrored with it), max'ed.
+SECOND = 256
 #: Largest region of the blank that a blank-aware table counts as a pocket.
 POCKET = 2
 
@@ -63,6 +67,11 @@ H_MD, H_ROW, H_COL, H_INV_V, H_INV_H, H_FSM, H_SUM, H_MSUM, H_PAT = range(9)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+
+
+_NO_TABLE = np.zeros(1, np.uint8)
+_NO_TABLE.setflags(write=False)  # the type of the store's maps: one kernel with and without a second table
+_NO_INTS = np.zeros(1, np.int64)
 
 
 class Bounds(NamedTuple):
@@ -87,6 +96,16 @@ class Bounds(NamedTuple):
     midx: np.ndarray
     mmult: np.ndarray
     mirror: np.ndarray  # each cell's mirror image
+    # A second partition (``SECOND``): its patterns numbered after the first's (global pattern
+    # numbers P index the component columns), its tables in ``pdb2`` from ``pat_off2[P]``.
+    pdb2: np.ndarray = _NO_TABLE
+    pat_off2: np.ndarray = _NO_INTS
+    pat2_of: np.ndarray = _NO_INTS
+    pidx2: np.ndarray = _NO_INTS
+    pmult2: np.ndarray = _NO_INTS
+    mpat2_of: np.ndarray = _NO_INTS
+    midx2: np.ndarray = _NO_INTS
+    mmult2: np.ndarray = _NO_INTS
 
 
 class Grid(NamedTuple):

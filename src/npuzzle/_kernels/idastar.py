@@ -51,6 +51,7 @@ from .bounds import (
     MIRROR,
     ONE,
     PDB,
+    SECOND,
     WD,
     ZA,
     ZERO,
@@ -142,6 +143,7 @@ def _iteration_kernel(mode):
     use_mirror = (mode & MIRROR) != 0
     use_za = (mode & ZA) != 0
     use_fsm = (mode & FSM) != 0
+    use_second = (mode & SECOND) != 0
     extended = (mode & EXTENDED) != 0
 
     def ida_iteration(board, shape, lines, bnd, fsm, stack, ctl, bound, budget):
@@ -184,7 +186,18 @@ def _iteration_kernel(mode):
             id_v, id_h, goal_cm = bnd.id_rows, bnd.id_cols, bnd.goal_cm
             pdb, pat_off, pat_of, pidx, pmult = bnd.pdb, bnd.pat_off, bnd.pat_of, bnd.pidx, bnd.pmult
             mpat_of, midx, mmult, mirror = bnd.mpat_of, bnd.midx, bnd.mmult, bnd.mirror
-            npat = (hst.shape[1] - H_PAT) // 4
+            npat = (hst.shape[1] - H_PAT - (2 if use_second else 0)) // 4
+            h_sum2 = hst.shape[1] - 2  # the second partition's sums (``SECOND``)
+            pdb2, pat_off2, pat2_of, pidx2, pmult2 = bnd.pdb2, bnd.pat_off2, bnd.pat2_of, bnd.pidx2, bnd.pmult2
+            mpat2_of, midx2, mmult2 = bnd.mpat2_of, bnd.midx2, bnd.mmult2
+            dsum2 = 0
+            msum2 = 0
+            pi2 = 0
+            mpi2 = 0
+            prank2 = 0
+            pval2 = 0
+            mrank2 = 0
+            mval2 = 0
             md = 0
             ir = 0
             ic = 0
@@ -295,6 +308,24 @@ def _iteration_kernel(mode):
                         hp = msum + ((msum ^ md) & 1)
                         if hp > hc:
                             hc = hp
+                    if use_second and hc <= room:
+                        pi2 = pat2_of[t]
+                        prank2 = hst[depth, H_PAT + pi2] + rank_delta(board, t, q, blank, pi2, pat2_of, pidx2, pmult2,
+                                                                       mirror, False)
+                        pval2 = pdb_entry(pdb2, pat_off2[pi2] + prank2)
+                        dsum2 = hst[depth, h_sum2] + dt + 2 * (pval2 - hst[depth, H_PAT + npat + pi2])
+                        hp = dsum2 + ((dsum2 ^ md) & 1)
+                        if hp > hc:
+                            hc = hp
+                        if use_mirror and hc <= room:
+                            mpi2 = mpat2_of[t]
+                            mrank2 = hst[depth, H_PAT + 2 * npat + mpi2] + rank_delta(
+                                board, t, q, blank, mpi2, mpat2_of, midx2, mmult2, mirror, True)
+                            mval2 = pdb_entry(pdb2, pat_off2[mpi2] + mrank2)
+                            msum2 = hst[depth, h_sum2 + 1] + dt + 2 * (mval2 - hst[depth, H_PAT + 3 * npat + mpi2])
+                            hp = msum2 + ((msum2 ^ md) & 1)
+                            if hp > hc:
+                                hc = hp
                 k += ONE
             else:
                 hc = h + dmd[k * nn + t]
@@ -337,6 +368,14 @@ def _iteration_kernel(mode):
                         hst[d1, H_MSUM] = msum
                         hst[d1, H_PAT + 2 * npat + mpi] = mrank
                         hst[d1, H_PAT + 3 * npat + mpi] = mval
+                    if use_second:
+                        hst[d1, h_sum2] = dsum2
+                        hst[d1, H_PAT + pi2] = prank2
+                        hst[d1, H_PAT + npat + pi2] = pval2
+                        if use_mirror:
+                            hst[d1, h_sum2 + 1] = msum2
+                            hst[d1, H_PAT + 2 * npat + mpi2] = mrank2
+                            hst[d1, H_PAT + 3 * npat + mpi2] = mval2
             depth += ONE
             if use_fsm:
                 v = u

@@ -545,3 +545,29 @@ def entry_max(data):
         if seen[b]:
             top = max(top, b & 15, b >> 4)
     return top
+
+
+@njit
+def compress_min(src, src_at, count, group, out, dst_at):
+    """Compress one pattern's table: entry j of the result (nibble ``dst_at + j`` of ``out``) is the
+    least of the ``group`` entries ``src_at + j * group ...`` of ``src`` (4 bits each, low nibble
+    first; ``count`` entries in all, a multiple of ``group``). With the compressed tiles last in
+    the pattern, their digits are the rank's lowest ones, so those entries are the placements that
+    differ only in those tiles' places. Returns the largest entry written."""
+    top = 0
+    for j in range(count // group):
+        best = 15
+        base = src_at + j * group
+        for i in range(group):
+            x = base + i
+            e = (np.int64(src[x >> 1]) >> ((x & 1) << 2)) & 15
+            if e < best:
+                best = e
+        y = dst_at + j
+        if y & 1:
+            out[y >> 1] = (out[y >> 1] & 15) | (best << 4)
+        else:
+            out[y >> 1] = (out[y >> 1] & 240) | best
+        if best > top:
+            top = best
+    return top

@@ -31,6 +31,21 @@ Felner's partition into blocks of 2x3 (the top-left one with the centre tile ins
 blank). All patterns of a partition are stored in one file of the table store (kind ``pdb``,
 the pattern field listing every pattern's tiles), built by ``npuzzle tables build pdb:NAME``
 and memory-mapped when loaded.
+
+Compressed tables (issue 37; Felner, Korf, Meshulam & Holte, JAIR 2007, compression by a tile's
+place): ``PARTITION/d1-d2-...`` keeps, for each pattern, one entry for every placement of its
+first ``k - d`` tiles, the least of the entries over every place of its last ``d`` tiles. The
+rank's lowest digits are those tiles', so the entries merged are consecutive ranks
+(``_kernels.pdb.compress_min``), and the kernels index a compressed table with the same
+incremental rank as a plain one, the compressed tiles weighing 0 (``registry._lookup``): A*, the
+beam and IDA* read it unchanged. Only the excess over the Manhattan distance is compressed, so the
+Manhattan part stays exact. Chosen over compression by the blank's region because the 4x4 and
+smaller tables are not blank-aware (their entries are already the least over the blank's place),
+and over merging pairs of ranks (``rank >> 1``) because that needs another index in every kernel.
+Stored as kind ``pdb`` with the compressed tiles after a '+' in the pattern field and the encoding
+``ENCODING_MIN`` (a table whose header and file name disagree is refused). Two partitions are
+max'ed in IDA* as ``pdb:A+pdb:B`` (``_kernels.bounds.SECOND``), each with its mirrored lookup; the
+A* searches read the first. ``BEST`` holds what measured fastest on a shape (``tables build best``).
 """
 
 from __future__ import annotations
@@ -66,6 +81,9 @@ _BLOCKS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
         "7-8": ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
         "6-6-3": ((1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
         "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 8, 9, 12), (10, 11, 13, 14, 15)),
+        # a staircase across the diagonal, unlike 7-8 and its mirror image (rows, columns): a second
+        # partition for the max (``registry.Spec.pdb2``)
+        "7-8s": ((4, 8, 9, 12, 13, 14, 15), (1, 2, 3, 5, 6, 7, 10, 11)),
     },
     (5, 5): {
         "6-6-6-6": ((1, 2, 5, 6, 7, 12), (3, 4, 8, 9, 13, 14), (10, 11, 15, 16, 20, 21), (17, 18, 19, 22, 23, 24)),
@@ -77,11 +95,20 @@ _BLOCKS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
 SHIPPED = {(5, 5): ("6-6-6-6",), (4, 4): ("7-8", "6-6-3", "5-5-5"), (3, 3): ("4-4",), (2, 4): ("4-3",),
            (4, 2): ("4-3",), (3, 4): ("6-5",), (4, 3): ("6-5",), (2, 3): ("3-2",), (3, 2): ("3-2",)}
 
+#: The tables of the fastest solves of a shape, by measurement (``docs/benchmarks.md``, issue 37):
+#: one partition, or two whose bounds are max'ed (``registry.Spec.pdb2``), compressed ones
+#: allowed; ``auto`` picks them when every one is built, ``npuzzle tables build best`` builds them.
+#: On 4x4 no compressed table nor pair within the 7-8 tables' 288 MB beat plain 7-8 on this
+#: project's kernel (Korf's 100: 7-8/0-1 + 7-8s/0-1, 115 MB, 2.0 times the nodes, 2.3 times the CPU).
+BEST: dict[tuple[int, int], tuple[str, ...]] = {(4, 4): ("7-8",)}
+
 #: How the entries are stored (the header's ``encoding``; tables of another are rebuilt).
 ENCODING = "half-excess-over-manhattan-4bit"
 #: ... and in blank-aware tables: two entries a placement, for the blank in a region of more than
 #: ``_kernels.bounds.POCKET`` cells (first) or of at most that many (``pocket_class``).
 ENCODING_ZA = "half-excess-over-manhattan-4bit-pocket2"
+#: ... and in compressed tables (``drops_for``): each entry the least of the placements it stands for.
+ENCODING_MIN = "half-excess-over-manhattan-4bit-min-over-compressed-tiles"
 #: The partitions whose tables are blank-aware (where twice the entries fit in memory).
 BLANK_AWARE = {(5, 5, "6-6-6-6")}
 
@@ -149,6 +176,8 @@ def advised(height: int, width: int, goal: Goal, heuristic: str) -> list[Advice]
     shipped = SHIPPED.get((height, width), ())
     used = heuristic.split("+")[0].removeprefix("pdb:") if heuristic.startswith("pdb:") else None
     rank = shipped.index(used) if used in shipped else len(shipped)
+    if used is not None and "/" in used or "+pdb:" in heuristic:
+        rank = 0  # compressed tables or two partitions: what ``best`` builds, nothing to advise
     n = height * width
     out = []
     for name, when in ADVISED.get((height, width), ()):
@@ -180,6 +209,7 @@ def groups_for(name: str, height: int, width: int, goal: Goal = "standard") -> t
     ((1, 2, 3, 4), (5, 6, 7, 8))
     """
     n = height * width
+    name = name.split("/", 1)[0]  # a compressed table's patterns are its partition's
     blocks = _BLOCKS.get((height, width), {}).get(name)
     if blocks is not None:
         if goal == "standard":  # the 180-degree turn that maps one goal onto the other
@@ -208,13 +238,60 @@ def partition_name(text: str) -> str:
     return text.removeprefix("pdb:")
 
 
-def pattern_field(groups: tuple[tuple[int, ...], ...]) -> str:
-    """The table store's pattern field: tiles joined by '.', patterns by '-'.
+def pattern_field(groups: tuple[tuple[int, ...], ...], drops: tuple[int, ...] = ()) -> str:
+    """The table store's pattern field: tiles joined by '.', patterns by '-'; in a compressed
+    table, a pattern's tiles whose places are compressed away follow a '+' (``drops``).
 
     >>> pattern_field(((1, 2, 3), (4, 5)))
     '1.2.3-4.5'
+    >>> pattern_field(((1, 2, 3), (4, 5)), (1, 0))
+    '1.2+3-4.5'
     """
-    return "-".join(".".join(str(t) for t in g) for g in groups)
+    out = []
+    for i, g in enumerate(groups):
+        d = drops[i] if drops else 0
+        kept = ".".join(str(t) for t in g[: len(g) - d])
+        out.append(kept + ("+" + ".".join(str(t) for t in g[len(g) - d :]) if d else ""))
+    return "-".join(out)
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """A partition name and its compression (the text after '/', None if there is none).
+
+    >>> split_name("7-8/0-1"), split_name("6-6-3")
+    (('7-8', '0-1'), ('6-6-3', None))
+    """
+    base, _, comp = name.partition("/")
+    return base, (comp if _ else None)
+
+
+def drops_for(name: str, height: int, width: int, goal: Goal = "standard") -> tuple[int, ...]:
+    """How many of each pattern's last tiles have their places compressed away in the table of
+    ``name`` (``PARTITION/d1-d2-...``; all 0 without '/'). A compressed table keeps, for each
+    placement of a pattern's other tiles, the least entry over every place of those tiles
+    (Felner, Korf, Meshulam & Holte 2007, compression by a tile's place): a lower bound still, in
+    ``placements(n, k - d)`` entries instead of ``placements(n, k)``.
+
+    >>> drops_for("7-8/0-1", 4, 4), drops_for("7-8", 4, 4)
+    ((0, 1), (0, 0))
+    """
+    base, comp = split_name(name)
+    groups = groups_for(base, height, width, goal)
+    if comp is None:
+        return (0,) * len(groups)
+    try:
+        drops = tuple(int(x) for x in comp.split("-"))
+    except ValueError:
+        drops = ()
+    if len(drops) != len(groups) or any(not 0 <= d < len(g) for d, g in zip(drops, groups, strict=False)):
+        raise InvalidOptionError(
+            f"bad compression {name!r}: after '/', one count a pattern joined by '-' ({len(groups)} here), each "
+            "below its pattern's size: how many of its last tiles' places are compressed away, e.g. 7-8/0-1")
+    if not any(drops):
+        raise InvalidOptionError(f"bad compression {name!r}: compress at least one tile, or leave out '/'")
+    if (height, width, base) in BLANK_AWARE:
+        raise InvalidOptionError(f"pdb:{base} is blank-aware; its tables are not compressed")
+    return drops
 
 
 def placements(n: int, k: int) -> int:
@@ -248,6 +325,11 @@ class Partition:
     home: tuple[int, ...]  # goal cell of each tile
 
     per: int = 1  # entries a placement: 2 in blank-aware tables
+    drops: tuple[int, ...] = ()  # each pattern's last tiles compressed away (``drops_for``)
+
+    def kept(self, p: int) -> int:
+        """How many of pattern ``p``'s tiles index its table (its first ones)."""
+        return len(self.groups[p]) - (self.drops[p] if self.drops else 0)
 
     def entry(self, p: int, r: int, pocket: int = 0) -> int:
         """Pattern ``p``'s entry for the placement of rank ``r`` (see the module docstring);
@@ -264,7 +346,7 @@ class Partition:
         md = sum(abs(c // w - self.home[t] // w) + abs(c % w - self.home[t] % w)
                  for t, c in zip(self.groups[p], cells, strict=True))
         pocket = pocket_class(set(cells), blank, n // w, w) if self.per == 2 else 0
-        return md + 2 * self.entry(p, rank(cells, n), pocket)
+        return md + 2 * self.entry(p, rank(cells[: self.kept(p)], n), pocket)
 
 
 def pocket_class(taken: set[int], blank: int, height: int, width: int) -> int:
@@ -298,28 +380,34 @@ def per_placement(name: str, height: int, width: int) -> int:
     return 2 if (height, width, name) in BLANK_AWARE else 1
 
 
-def entry_offsets(n: int, groups: tuple[tuple[int, ...], ...], per: int = 1) -> list[int]:
-    """The entry at which each pattern's table starts, every one on a byte, then the end.
+def entry_offsets(n: int, groups: tuple[tuple[int, ...], ...], per: int = 1,
+                  drops: tuple[int, ...] = ()) -> list[int]:
+    """The entry at which each pattern's table starts, every one on a byte, then the end
+    (``drops``: the compressed tiles of each pattern, see ``drops_for``).
 
     >>> entry_offsets(9, ((1, 2, 3, 4), (5, 6, 7, 8)))
     [0, 3024, 6048]
+    >>> entry_offsets(9, ((1, 2, 3, 4), (5, 6, 7, 8)), 1, (0, 1))
+    [0, 3024, 3528]
     >>> entry_offsets(3, ((1,), (2,)))
     [0, 4, 8]
     """
     out = [0]
-    for g in groups:
-        size = per * placements(n, len(g))
+    for i, g in enumerate(groups):
+        size = per * placements(n, len(g) - (drops[i] if drops else 0))
         out.append(out[-1] + size + (size & 1))
     return out
 
 
-def table_bytes(n: int, groups: tuple[tuple[int, ...], ...], per: int = 1) -> int:
-    """Bytes of a partition's stored table (``per`` entries a placement)."""
-    return entry_offsets(n, groups, per)[-1] // 2
+def table_bytes(n: int, groups: tuple[tuple[int, ...], ...], per: int = 1, drops: tuple[int, ...] = ()) -> int:
+    """Bytes of a partition's stored table (``per`` entries a placement, ``drops`` compressed tiles)."""
+    return entry_offsets(n, groups, per, drops)[-1] // 2
 
 
 def table_key(name: str, height: int, width: int, goal: Goal) -> store.TableKey:
-    return store.TableKey(KIND, height, width, goal, pattern_field(groups_for(name, height, width, goal)))
+    groups = groups_for(name, height, width, goal)
+    drops = drops_for(name, height, width, goal)
+    return store.TableKey(KIND, height, width, goal, pattern_field(groups, drops if any(drops) else ()))
 
 
 def superseded(name: str, key: store.TableKey) -> bool:
@@ -407,10 +495,27 @@ def needs_confirmation(groups: tuple[tuple[int, ...], ...], n: int) -> bool:
     return build_bytes(groups, n) > CONFIRM_BYTES or build_seconds(groups, n) > CONFIRM_SECONDS
 
 
+def build_memory(name: str, height: int, width: int, goal: Goal = "standard") -> int:
+    """Peak memory of building ``name``'s table: a compressed one needs its partition's table, read
+    from the store (mapped) or built in memory, beside its own.
+
+    >>> build_memory("7-8", 4, 4) == build_bytes(groups_for("7-8", 4, 4), 16)
+    True
+    """
+    base, comp = split_name(name)
+    n = height * width
+    groups = groups_for(base, height, width, goal)
+    need = build_bytes(groups, n, per_placement(base, height, width))
+    if comp is None:
+        return need
+    own = table_bytes(n, groups, 1, drops_for(name, height, width, goal))
+    return own + (table_bytes(n, groups) if is_built(base, height, width, goal) else need)
+
+
 def check_memory(name: str, height: int, width: int, goal: Goal = "standard") -> None:
     """``NPuzzleError`` if building partition ``name`` needs more memory than is available."""
     _check(height, width, goal)
-    need = build_bytes(groups_for(name, height, width, goal), height * width, per_placement(name, height, width))
+    need = build_memory(name, height, width, goal)
     free = available_memory()
     if free is not None and need > free:
         raise NPuzzleError(f"building pdb:{name} for {height}x{width} needs about {need / 2**30:.1f} GiB "
@@ -440,13 +545,24 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
     """Build partition ``name`` for ``height x width`` and ``goal`` and save it; return its path.
 
     Refuses (``NPuzzleError``) to start when the build needs more memory than is available, and
-    (``TableStoreError``) when the store cannot be written."""
+    (``TableStoreError``) when the store cannot be written. A compressed table (``drops_for``) is
+    made from its partition's table, read from the store if it is there, else built in memory."""
+    if split_name(name)[1] is not None:
+        return _build_compressed(name, height, width, goal, progress)
     check_memory(name, height, width, goal)
+    n = height * width
+    # fail now, not after the build: a store that cannot be written, or a disk without the room
+    store.writable_path(table_key(name, height, width, goal),
+                        table_bytes(n, groups_for(name, height, width, goal), per_placement(name, height, width)))
+    data, meta = _built(name, height, width, goal, progress)
+    return store.save_table(table_key(name, height, width, goal), data, meta)
+
+
+def _built(name: str, height: int, width: int, goal: Goal, progress: bool) -> tuple[np.ndarray, dict[str, object]]:
+    """Partition ``name``'s table (uncompressed) and its header's fields, built in memory."""
     groups = groups_for(name, height, width, goal)
     n = height * width
     per = per_placement(name, height, width)
-    # fail now, not after the build: a store that cannot be written, or a disk without the room
-    store.writable_path(table_key(name, height, width, goal), table_bytes(n, groups, per))
     sizes = [placements(n, len(g)) for g in groups]
     data = _zeros(per * sum(sizes), np.uint8)
     start = time.process_time()
@@ -465,7 +581,36 @@ def build(name: str, height: int, width: int, goal: Goal = "standard", *, progre
     meta = {"name": name, "patterns": [list(g) for g in groups], "sizes": sizes, "max_values": levels,
             "encoding": ENCODING_ZA if per == 2 else ENCODING, "max_entries": entry_max, "clamped": clamped,
             "build_cpu_seconds": round(time.process_time() - start, 2)}
-    return store.save_table(table_key(name, height, width, goal), data[: table_bytes(n, groups, per)], meta)
+    return data[: table_bytes(n, groups, per)], meta
+
+
+def _build_compressed(name: str, height: int, width: int, goal: Goal, progress: bool) -> Path:
+    """``build`` for a compressed table: each entry the least of the partition's entries over the
+    places of the compressed tiles (``_kernels.pdb.compress_min``)."""
+    from .._kernels import pdb as kernel
+
+    base = split_name(name)[0]
+    groups = groups_for(base, height, width, goal)
+    drops = drops_for(name, height, width, goal)
+    n = height * width
+    key = table_key(name, height, width, goal)
+    store.writable_path(key, table_bytes(n, groups, 1, drops))
+    start = time.process_time()
+    if is_sound(base, height, width, goal):
+        table = store.load_table(table_key(base, height, width, goal))
+        src, base_meta = table.data, table.meta
+    else:
+        check_memory(base, height, width, goal)
+        src, base_meta = _built(base, height, width, goal, progress)
+    out = np.zeros(table_bytes(n, groups, 1, drops), np.uint8)
+    src_off, dst_off = entry_offsets(n, groups), entry_offsets(n, groups, 1, drops)
+    tops = [int(kernel.compress_min(src, src_off[p], placements(n, len(g)), placements(n - len(g) + d, d), out,
+                                    dst_off[p])) for p, (g, d) in enumerate(zip(groups, drops, strict=True))]
+    meta = {"name": name, "patterns": [list(g) for g in groups], "compressed": list(drops),
+            "sizes": [placements(n, len(g) - d) for g, d in zip(groups, drops, strict=True)],
+            "max_values": base_meta["max_values"], "encoding": ENCODING_MIN, "max_entries": tops,
+            "clamped": base_meta.get("clamped", 0), "build_cpu_seconds": round(time.process_time() - start, 2)}
+    return store.save_table(key, out, meta)
 
 
 def _search_cells(g: tuple[int, ...], n: int, width: int, goal: Goal, per: int, data: np.ndarray, offset: int,
@@ -559,9 +704,10 @@ def _load(name: str, height: int, width: int, goal: Goal) -> Partition:
     sizes = np.array([len(g) for g in groups], dtype=np.int64)
     data = table.data  # mapped by the store (large tables in 2 MB pages): one copy for every process
     per = per_placement(name, height, width)
-    offsets = np.array(entry_offsets(n, groups, per)[:-1], dtype=np.int64)
+    drops = drops_for(name, height, width, goal)
+    offsets = np.array(entry_offsets(n, groups, per, drops)[:-1], dtype=np.int64)
     home = tuple(goal_cell(t, n, goal) for t in range(n))
-    return Partition(name, groups, data, tiles, sizes, offsets, pattern_of, width, home, per)
+    return Partition(name, groups, data, tiles, sizes, offsets, pattern_of, width, home, per, drops)
 
 
 def _check_encoding(table: store.Table, per: int | None = None) -> int:
@@ -569,9 +715,12 @@ def _check_encoding(table: store.Table, per: int | None = None) -> int:
     verification stamp vouches only for the bytes), or, when ``per`` is given, with another
     number of entries a placement than the partition's; return its entries a placement."""
     encoding = table.meta.get("encoding")
-    if encoding not in (ENCODING, ENCODING_ZA):
+    if encoding not in (ENCODING, ENCODING_ZA, ENCODING_MIN):
         raise TableFormatError(f"table file {table.path}: stored one byte a placement by an older npuzzle "
                                "(this one reads 4 bits a placement)")
+    if (encoding == ENCODING_MIN) != ("+" in table.key.pattern):
+        raise TableFormatError(f"table file {table.path}: its header's encoding {encoding} does not fit its "
+                               f"patterns {table.key.pattern} (compressed tables mark their compressed tiles)")
     found = 2 if encoding == ENCODING_ZA else 1
     if per is not None and found != per:
         raise TableFormatError(f"table file {table.path}: stored {'with' if found == 2 else 'without'} the "
@@ -588,7 +737,8 @@ def _check_table(table: store.Table) -> None:
     key, meta = table.key, table.meta
     name, levels, tops = meta.get("name"), meta.get("max_values"), meta.get("max_entries")
     try:
-        groups = tuple(tuple(int(t) for t in g.split(".")) for g in key.pattern.split("-"))
+        groups = tuple(tuple(int(t) for t in g.replace("+", ".").split(".")) for g in key.pattern.split("-"))
+        drops = tuple(len(g.split("+")[1].split(".")) if "+" in g else 0 for g in key.pattern.split("-"))
         goal = check_goal(key.goal)
     except (ValueError, NPuzzleError):
         raise TableFormatError(f"table file {table.path}: not a pattern database") from None
@@ -603,14 +753,14 @@ def _check_table(table: store.Table) -> None:
     n = key.height * key.width
     if table.data.dtype != np.uint8 or any(not 0 < t < n for g in groups for t in g):
         raise TableFormatError(f"table file {table.path}: not a pattern database of {key.shape}")
-    offsets = entry_offsets(n, groups, per)
+    offsets = entry_offsets(n, groups, per, drops)
     if offsets[-1] // 2 != table.data.size:
         raise TableFormatError(f"table file {table.path}: {table.data.size:,} bytes do not fit its patterns")
     for p, g in enumerate(groups):
         part = table.data[offsets[p] // 2 : offsets[p + 1] // 2]
         cells = [goal_cell(t, n, goal) for t in g]
         pocket = pocket_class(set(cells), goal_cell(0, n, goal), key.height, key.width) if per == 2 else 0
-        home = offsets[p] + per * rank(cells, n) + pocket
+        home = offsets[p] + per * rank(cells[: len(g) - drops[p]], n) + pocket
         goal_entry = (int(table.data[home >> 1]) >> (4 * (home & 1))) & 15
         top = int(kernel.entry_max(part))
         if goal_entry != 0:
@@ -671,6 +821,35 @@ def built(height: int, width: int, goal: Goal) -> list[str]:
     other: Goal = "blank-first" if goal == "standard" else "standard"
     return [name for name in SHIPPED.get((height, width), ())
             if is_built(name, height, width, goal) or is_built(name, height, width, other)]
+
+
+def best(height: int, width: int) -> tuple[str, ...]:
+    """The partitions of the fastest solves of a shape (``BEST``, else the strongest shipped one).
+
+    >>> best(4, 4), best(3, 3)
+    (('7-8',), ('4-4',))
+    """
+    return BEST.get((height, width), SHIPPED.get((height, width), ())[:1])
+
+
+def best_usable(height: int, width: int, goal: Goal) -> str | None:
+    """``best``'s heuristic name (``pdb:A+pdb:B``) if its every table is built and sound, for
+    ``goal`` or else for the other goal (searched on the board turned 180 degrees); else None.
+    A damaged table is reported once (``tables.warn_damaged``) and bypassed."""
+    names = BEST.get((height, width))
+    if not names:
+        return None
+    other: Goal = "blank-first" if goal == "standard" else "standard"
+    for which in (goal, other):
+        if all(is_built(name, height, width, which) for name in names):
+            try:
+                for name in names:
+                    load_partition(name, height, width, which)
+            except TableFormatError as e:
+                store.warn_damaged(e, "using the next bound instead")
+                return None
+            return "+".join(f"pdb:{name}" for name in names)
+    return None
 
 
 def usable(height: int, width: int, goal: Goal) -> list[str]:

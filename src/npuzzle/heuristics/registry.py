@@ -42,6 +42,7 @@ class Spec:
     wd: bool = False
     id: bool = False
     pdb: str | None = None
+    pdb2: str | None = None  # a second partition, max'ed with the first (IDA* only)
 
     @property
     def extended(self) -> bool:
@@ -56,7 +57,7 @@ def parse(name: str) -> Spec:
     """Parse a heuristic name; ``InvalidBoardError`` quoting it if it is not one.
 
     >>> parse("id+wd")
-    Spec(name='wd+id', lc=False, wd=True, id=True, pdb=None)
+    Spec(name='wd+id', lc=False, wd=True, id=True, pdb=None, pdb2=None)
     """
     if name in SIMPLE:
         return Spec(name, lc=name == "lc")
@@ -64,8 +65,8 @@ def parse(name: str) -> Spec:
     pdb = [p.split(":", 1)[1] for p in parts if p.startswith("pdb:")]
     rest = {p for p in parts if not p.startswith("pdb:")} - {"manhattan"}
     bad = sorted(rest - set(COMPONENTS))
-    if bad or len(pdb) > 1 or (pdb and not pdb[0]) or not (rest or pdb):
-        why = f"{quote_input(bad[0])} is not a component" if bad else "at most one pdb:PARTITION"
+    if bad or len(pdb) > 2 or not all(pdb) or not (rest or pdb):
+        why = f"{quote_input(bad[0])} is not a component" if bad else "at most two pdb:PARTITION"
         if "lc" in bad:
             why = "lc does not combine with other bounds"
         raise InvalidOptionError(
@@ -73,7 +74,19 @@ def parse(name: str) -> Spec:
             "joined by '+', e.g. wd+id or pdb:6-6-3+wd")
     wd, inv = "wd" in rest, "id" in rest
     canon = "+".join([f"pdb:{p}" for p in pdb] + ["wd"] * wd + ["id"] * inv)
-    return Spec(canon, wd=wd, id=inv, pdb=pdb[0] if pdb else None)
+    return Spec(canon, wd=wd, id=inv, pdb=pdb[0] if pdb else None, pdb2=pdb[1] if len(pdb) > 1 else None)
+
+
+def single(spec: Spec) -> Spec:
+    """``spec`` without its second partition (for the searches whose kernels read one: A*, the
+    hybrid; the first partition alone is a lower bound too).
+
+    >>> single(parse("pdb:7-8/0-1+pdb:7-8s/0-1")).name
+    'pdb:7-8/0-1'
+    """
+    if spec.pdb2 is None:
+        return spec
+    return parse("+".join([f"pdb:{spec.pdb}"] + ["wd"] * spec.wd + ["id"] * spec.id))
 
 
 def mirror_map(height: int, width: int, goal: Goal) -> tuple[np.ndarray, np.ndarray] | None:
@@ -104,10 +117,11 @@ class KernelHeuristic:
     columns: int  # width of the kernel's per-depth component rows
     partition: Partition | None
     mirror: tuple[np.ndarray, np.ndarray] | None  # transposed cells and relabelled tiles
+    partition2: Partition | None = None  # the second partition (``Spec.pdb2``)
 
     def start(self, board: Board) -> tuple[np.ndarray, int]:
         """The first component row and the heuristic value of ``board``."""
-        from .._kernels.bounds import H_COL, H_INV_H, H_INV_V, H_MD, H_MSUM, H_PAT, H_ROW, H_SUM, MIRROR
+        from .._kernels.bounds import H_COL, H_INV_H, H_INV_V, H_MD, H_MSUM, H_ROW, H_SUM, MIRROR
         from .inversion import inversion_counts
         from .walking_distance import walking_indices
 
@@ -123,31 +137,48 @@ class KernelHeuristic:
             row[H_INV_V], row[H_INV_H] = inversion_counts(board, self.goal)
             h = max(h, _up_to_parity(int(b.id_rows[row[H_INV_V]] + b.id_cols[row[H_INV_H]]), md))
         if self.partition is not None:
-            from .pattern_db import pocket_class, rank
-
-            groups = self.partition.groups
-            npat = len(groups)
-            views = [(H_SUM, H_PAT, list(board.tiles))]
+            parts = [self.partition] + ([self.partition2] if self.partition2 is not None else [])
+            views = [list(board.tiles)]
             if self.mode & MIRROR:
                 assert self.mirror is not None  # the MIRROR bit is set only with a mirror map
                 mirror, relabel = self.mirror
                 tiles = [0] * board.size
                 for cell, tile in enumerate(board.tiles):
                     tiles[int(mirror[cell])] = int(relabel[tile])
-                views.append((H_MSUM, H_PAT + 2 * npat, tiles))
-            for col, base, tiles in views:
-                at = {tile: cell for cell, tile in enumerate(tiles)}
-                ranks = [rank([at[t] for t in g], board.size) for g in groups]
-                pockets = [pocket_class({at[t] for t in g}, at[0], board.height, board.width) for g in groups]
-                entries = [self.partition.entry(i, r, k) for i, (r, k) in enumerate(zip(ranks, pockets, strict=True))]
-                row[base : base + npat] = ranks
-                row[base + npat : base + 2 * npat] = entries
-                row[col] = total = md + 2 * sum(entries)  # see _kernels.bounds: the mirror keeps md
-                h = max(h, total)
+                views.append(tiles)
+            h = max(h, _pattern_start(row, parts, views, board, md, (H_SUM, H_MSUM)))
         return row, h
 
     def value(self, board: Board) -> int:
         return self.start(board)[1]
+
+
+def _pattern_start(row: np.ndarray, parts: list[Partition], views: list[list[int]], board: Board, md: int,
+                   sums: tuple[int, int]) -> int:
+    """Fill ``row``'s pattern columns (``_kernels.bounds``) for every partition of ``parts`` on
+    every view of the board (its tiles by cell: direct, then mirrored); return the largest sum.
+    The first partition's sums go to ``sums``, the second's to the row's last two columns."""
+    from .._kernels.bounds import H_PAT
+    from .pattern_db import pocket_class, rank
+
+    npat = sum(len(part.groups) for part in parts)
+    h = 0
+    for v, tiles in enumerate(views):
+        at = {tile: cell for cell, tile in enumerate(tiles)}
+        first = 0
+        for j, part in enumerate(parts):
+            groups = part.groups
+            ranks = [rank([at[t] for t in g[: part.kept(i)]], board.size) for i, g in enumerate(groups)]
+            pockets = [pocket_class({at[t] for t in g}, at[0], board.height, board.width) for g in groups]
+            entries = [part.entry(i, r, k) for i, (r, k) in enumerate(zip(ranks, pockets, strict=True))]
+            base = H_PAT + 2 * v * npat + first
+            row[base : base + len(groups)] = ranks
+            row[base + npat : base + npat + len(groups)] = entries
+            total = md + 2 * sum(entries)  # see _kernels.bounds: the mirror keeps md
+            row[sums[v] if j == 0 else row.shape[0] - 2 + v] = total
+            h = max(h, total)
+            first += len(groups)
+    return h
 
 
 def _up_to_parity(value: int, md: int) -> int:
@@ -171,7 +202,7 @@ def as_spec(name: str | Spec) -> Spec:
 
 @functools.cache
 def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> KernelHeuristic:
-    from .._kernels.bounds import H_PAT, ID, MIRROR, PDB, WD, ZA, Bounds
+    from .._kernels.bounds import H_PAT, ID, MIRROR, PDB, SECOND, WD, ZA, Bounds
     from .inversion import id_table
     from .walking_distance import walking_tables
 
@@ -200,28 +231,48 @@ def _kernel_heuristic(spec: Spec, height: int, width: int, goal: Goal) -> Kernel
     partition = None
     mirrored = None
     npat = 0
+    second = None
     if spec.pdb is not None:
         from .pattern_db import load_partition
 
         partition = load_partition(spec.pdb, height, width, goal)
+        second = load_partition(spec.pdb2, height, width, goal) if spec.pdb2 is not None else None
         npat = len(partition.groups)
         mode |= PDB | (ZA if partition.per == 2 else 0)
-        pidx = np.zeros(n, dtype=np.int64)
-        pmult = np.zeros(n, dtype=np.int64)
-        for g in partition.groups:
-            for i, t in enumerate(g):
-                pidx[t] = i
-                pmult[t] = math.perm(n - i - 1, len(g) - i - 1)
+        pat_of, pidx, pmult = _lookup(partition, n, 0)
         mirror, mpat_of, midx, mmult = u64, i64, i64, i64
         mirrored = mirror_map(height, width, goal)
         if mirrored is not None:
             mirror, relabel = mirrored
-            mpat_of, midx, mmult = partition.pattern_of[relabel], pidx[relabel], pmult[relabel]
+            mpat_of, midx, mmult = pat_of[relabel], pidx[relabel], pmult[relabel]
             mode |= MIRROR
-        pat = (partition.data, partition.offsets, partition.pattern_of, pidx, pmult, mpat_of, midx, mmult, mirror)
+        pat = (partition.data, partition.offsets, pat_of, pidx, pmult, mpat_of, midx, mmult, mirror)
+        if second is not None:
+            if second.per == 2 or partition.per == 2:
+                raise InvalidOptionError("a second partition does not combine with blank-aware tables")
+            pat2_of, pidx2, pmult2 = _lookup(second, n, npat)
+            mirror2 = (pat2_of[relabel], pidx2[relabel], pmult2[relabel]) if mirrored is not None else (i64, i64, i64)
+            off2 = np.concatenate([np.zeros(npat, np.int64), second.offsets])
+            pat = (*pat, second.data, off2, pat2_of, pidx2, pmult2, *mirror2)
+            npat += len(second.groups)
+            mode |= SECOND
     bounds = Bounds(*wd, goal_row, goal_col, *inv, *pat)
-    columns = H_PAT + 4 * npat
-    return KernelHeuristic(spec, height, width, goal, mode, bounds, columns, partition, mirrored)
+    columns = H_PAT + 4 * npat + (2 if second is not None else 0)
+    return KernelHeuristic(spec, height, width, goal, mode, bounds, columns, partition, mirrored, second)
+
+
+def _lookup(partition: Partition, n: int, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each tile's pattern (numbered from ``first``; -1 for the blank), place in its pattern and
+    rank weight: a compressed tile weighs nothing, its place is not in the index."""
+    pat_of = np.where(partition.pattern_of >= 0, partition.pattern_of + first, -1).astype(np.int64)
+    pidx = np.zeros(n, dtype=np.int64)
+    pmult = np.zeros(n, dtype=np.int64)
+    for p, g in enumerate(partition.groups):
+        kept = partition.kept(p)
+        for i, t in enumerate(g):
+            pidx[t] = i
+            pmult[t] = math.perm(n - i - 1, kept - i - 1) if i < kept else 0
+    return pat_of, pidx, pmult
 
 
 def evaluate(board: Board, goal: Goal, name: str | Spec) -> int:
@@ -263,12 +314,16 @@ AUTO_WD_SIDE = 4
 def auto_heuristic(height: int, width: int, goal: Goal) -> tuple[str, str]:
     """The heuristic ``auto`` picks, and a hint (empty if none) naming a build that would help.
 
-    The strongest pattern database already built (with the walking distance unless it is the
-    7-8 one); else the walking and inversion distances where their tables build in well under a
-    second; else linear conflict. It never starts a table build; a damaged pattern database is
-    reported once (a ``TableWarning``) and the next bound used."""
+    The fastest tables measured for the shape (``pattern_db.BEST``: 7-8 on 4x4) when all are
+    built; else the strongest pattern database already built (with the walking distance unless it
+    is the 7-8 one); else the walking and inversion distances where their
+    tables build in well under a second; else linear conflict. It never starts a table build; a
+    damaged pattern database is reported once (a ``TableWarning``) and the next bound used."""
     from . import pattern_db
 
+    fastest = pattern_db.best_usable(height, width, goal)
+    if fastest is not None:
+        return fastest, ""
     wd_ok = max(height, width) <= AUTO_WD_SIDE and min(height, width) >= 2
     built = pattern_db.usable(height, width, goal)  # a damaged one is reported and skipped
     shipped = pattern_db.SHIPPED.get((height, width), ())

@@ -45,7 +45,7 @@ import numpy as np
 from ..arguments import exact_weight
 from ..board import Board, Goal
 from ..geometry import geometry, tiles_from_directions
-from ..heuristics.registry import KernelHeuristic, evaluate, kernel_heuristic
+from ..heuristics.registry import KernelHeuristic, evaluate, kernel_heuristic, single
 from .limits import (
     INTERRUPTED,
     MEMORY_LIMIT,
@@ -221,7 +221,7 @@ def run_framed(problem: Problem) -> AStarRun:
     """A* on the problem's start and target, with the memory it used."""
     spec, board, goal = problem.heuristic, problem.start, problem.target
     assert spec is not None  # A* takes a heuristic: prepare resolved it
-    kh = kernel_heuristic(spec, board.height, board.width, goal)
+    kh = kernel_heuristic(single(spec), board.height, board.width, goal)  # its kernel reads one partition
     w = exact_weight(problem.request.weight)
     limit = problem.limit
     max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..arguments import exact_weight
 from ..board import Board, Goal
-from ..heuristics.registry import KernelHeuristic, kernel_heuristic
+from ..heuristics.registry import KernelHeuristic, kernel_heuristic, single
 from .astar import _Arrays, _Search, default_max_memory
 from .idastar import _warm
 from .limits import NODE_LIMIT, Clock, Limit, ProgressCallback, Solution, Stats
@@ -51,6 +51,7 @@ def solve_problem(problem: Problem) -> Solution:
     request's executor's workers if it has any."""
     spec, board, goal = problem.heuristic, problem.start, problem.target
     assert spec is not None  # A*+IDA* takes a heuristic: prepare resolved it
+    spec = single(spec)  # the A* kernel reads one partition
     request, limit, pruning = problem.request, problem.limit, problem.pruning
     top_nodes = request.top_nodes or TOP_NODES
     kh = kernel_heuristic(spec, board.height, board.width, goal)

@@ -263,7 +263,9 @@ def _toward_tables(spec: Spec, frame: Frame | None, start: Board, target: Goal) 
 
     assert spec.pdb is not None
     h, w = start.shape
-    if pattern_db.is_built(spec.pdb, h, w, target) or not pattern_db.is_built(spec.pdb, h, w, _other(target)):
+    names = [spec.pdb] + ([spec.pdb2] if spec.pdb2 is not None else [])
+    if (all(pattern_db.is_built(x, h, w, target) for x in names)
+            or not all(pattern_db.is_built(x, h, w, _other(target)) for x in names)):
         return frame, start, target
     return _turn(frame, start, target, f"tables of the {_other(target)} goal used on the board turned 180 degrees")
 
