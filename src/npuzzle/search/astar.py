@@ -214,10 +214,6 @@ class AStarRun:
 
 def solve_problem(problem: Problem) -> Solution:
     """A* (weighted if the request's weight is above 1) on a prepared problem (see ``search.problem``)."""
-    if problem.request.cost != "unit":
-        from .costs import solve_astar
-
-        return solve_astar(problem)
     return run_framed(problem).solution
 
 

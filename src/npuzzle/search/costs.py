@@ -211,18 +211,24 @@ class _BestFirst:
             elif status == k.EXHAUSTED:
                 raise AssertionError("the cost search exhausted a solvable position")
 
-    def _record(self, final: bool | None) -> None:
-        """An iteration for each rise of the least f expanded (one between two slices at most)."""
+    def _record(self, final: bool) -> None:
+        """An iteration for each rise of the least f expanded (seen between two slices), with the
+        nodes since the last one; ``final`` when the goal is popped."""
         from .._kernels.costs import A_EXP, A_GEN, A_LASTF
 
         f = int(self.actl[A_LASTF])
-        if f <= self.recorded and final is None:
+        if f <= self.recorded and not final:
             return
+        its = self.stats.iterations
+        if f <= self.recorded:
+            its.pop()  # the last bound's, now with the nodes since
         self.recorded = f
-        it = Iteration(f, 1 + int(self.actl[A_GEN]), int(self.actl[A_EXP]), self.clock.cpu(), kind="cost bound")
-        self.stats.iterations.append(it)
+        gen = 1 + int(self.actl[A_GEN]) - sum(i.generated for i in its)
+        exp = int(self.actl[A_EXP]) - sum(i.expanded for i in its)
+        it = Iteration(f, gen, exp, self.clock.cpu() - sum(i.seconds for i in its), kind="cost bound")
+        its.append(it)
         on_iteration = self.problem.request.on_iteration
-        if on_iteration is not None and final is not None:
+        if on_iteration is not None:
             on_iteration(it, final)
 
     def _finish_stats(self) -> None:

@@ -155,10 +155,6 @@ def _fsm_tables(height: int, width: int, pruning: str) -> tuple[int, np.ndarray]
 def solve_problem(problem: Problem) -> Solution:
     """IDA* on a prepared problem (see ``search.problem``): its start, target goal, heuristic,
     pruning, move order, limits and callbacks, all checked and resolved there."""
-    if problem.request.cost != "unit":
-        from .costs import solve_idastar
-
-        return solve_idastar(problem)
     spec, start, target = problem.heuristic, problem.start, problem.target
     assert spec is not None  # IDA* takes a heuristic: prepare resolved it
     request = problem.request

@@ -141,7 +141,8 @@ class Solution:
     heuristic: str
     note: str = ""
     #: The move-cost model (``npuzzle.costs``), the answer's cost under it (replayed by
-    #: ``problem.finish`` from the tiles pushed) and the least cost the search proved possible.
+    #: ``problem.finish`` from the tiles pushed; under ``unit`` the length) and the least cost the
+    #: search proved possible (None under ``unit``: ``lower_bound`` is that).
     cost: str = "unit"
     cost_total: float | None = None
     cost_bound: float | None = None
@@ -177,6 +178,8 @@ class Solution:
         >>> s.initial_lower_bound, s.lower_bound
         (23, 31)
         """
+        if self.cost != "unit":  # the thresholds are costs (whole-number units), not moves
+            return self.board.manhattan(self.goal)
         if self.stats.iterations:
             return self.stats.iterations[0].threshold
         if self.method == "bfs-table":

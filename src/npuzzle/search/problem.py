@@ -31,6 +31,7 @@ from ..errors import InvalidOptionError, TableBuildStopped
 from .limits import Limit, Solution, Stats, VerificationError, unfinished
 from .registry import (
     KERNEL_REPLAY,
+    PRICED,
     REGISTRY,
     SPLIT,
     TABLE,
@@ -106,9 +107,7 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     chosen = _auto_method(board, named, request) if method == "auto" else method
     _refuse_unused(chosen, request, method == "auto", board)
     if request.cost != "unit":
-        from ..costs import check_cells
-
-        check_cells(request.cost, board.size)
+        _check_priced(request, board, named)
     _check_size(chosen, board)
     if named is None and not _corner(board, request.goal) and board.size <= _TABLE_CELL_CELLS:
         chosen = "table-cell"  # no frame: the distance table of the goal's blank cell answers at once
@@ -119,7 +118,7 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     spec = _resolved(spec, start, target) if _takes(chosen, "heuristic") and request.cost == "unit" else spec
     if request.cost != "unit":
         takes = _takes(chosen, "heuristic")
-        spec = _priced(spec if takes else None, request, named, takes)
+        spec = _priced(spec if takes else None, request, takes)
     if spec is not None and spec.pdb is not None:
         frame, start, target = _toward_tables(spec, frame, start, target)
     elif _method(chosen).toward and load(_method(chosen).toward)(start.height, start.width, target) != target:
@@ -133,15 +132,23 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
 COST_HEURISTICS = ("manhattan",)
 
 
-def _priced(spec: Spec | None, request: Request, named: Goal | None, takes: bool) -> Spec | None:
+def _check_priced(request: Request, board: Board, named: Goal | None) -> None:
+    """A cost model is searched exactly on this board, and for a goal convention (a goal board of
+    no convention would rename the tiles, and so their costs)."""
+    from ..costs import check_cells
+
+    check_cells(request.cost, board.size)
+    if named is None:
+        raise InvalidOptionError(f"cost={request.cost!r} takes the goals 'standard' and 'blank-first' (or their "
+                                 "boards), not another goal board")
+
+
+def _priced(spec: Spec | None, request: Request, takes: bool) -> Spec | None:
     """The heuristic under a non-unit cost model (``auto``: the cost-weighted Manhattan distance),
     and the refusal of what the cost searches do not honour."""
     from ..heuristics.registry import parse
 
     cost = request.cost
-    if named is None:
-        raise InvalidOptionError(f"cost={cost!r} takes the goals 'standard' and 'blank-first' (or their boards), "
-                                 "not another goal board")
     if request.executor is not None and request.executor.workers > 1:
         raise InvalidOptionError(f"cost={cost!r}: IDA* under a cost model runs on one process; leave out the "
                                  "executor (--jobs)")
@@ -351,6 +358,8 @@ def _load_tables(problem: Problem) -> None:
 
 
 def _solver(problem: Problem) -> Any:
+    if problem.request.cost != "unit":
+        return load(PRICED[problem.method])
     executor = problem.request.executor
     if problem.method == "idastar" and executor is not None and executor.workers > 1:
         return SPLIT.load()
@@ -370,7 +379,7 @@ def finish(problem: Problem, framed: Solution) -> Solution:
     if not out.solved:
         return out
     out = dataclasses.replace(out, letters=replayed(problem.board, moves, problem.goal), length=len(moves))
-    return _costed(out) if out.cost != "unit" else out
+    return _costed(out) if out.cost != "unit" else dataclasses.replace(out, cost_total=float(len(moves)))
 
 
 def _costed(out: Solution) -> Solution:

@@ -155,6 +155,9 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
 #: IDA* with its tree split over an executor's workers (``Request.executor``): not a name of its own.
 SPLIT = Method("idastar", "npuzzle.search.split:solve_problem", "IDA* split over workers",
                REGISTRY["idastar"].options, "IDA*", REGISTRY["idastar"].max_cells)
+#: The solvers of the methods that take ``cost`` when it is not ``unit`` (``search.costs``).
+PRICED = {"astar": "npuzzle.search.costs:solve_astar", "idastar": "npuzzle.search.costs:solve_idastar",
+          "ucs": "npuzzle.search.costs:solve_ucs"}
 #: A saved distance table (``bfs``), which ``auto`` picks when one is saved (``TABLE_SAVED``), and
 #: the distance table of a goal board's blank cell, for a goal board when neither blank is in a
 #: corner: not names of their own.
