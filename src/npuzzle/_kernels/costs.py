@@ -5,7 +5,11 @@ int64, and IDA* with cost thresholds, both in whole-number costs (``npuzzle.cost
 Arrays they read: ``costs[t]`` the whole-number cost of pushing tile ``t`` (0 for the blank);
 ``mdc[t * n + cell]`` the bound of tile ``t`` at ``cell`` (its Manhattan distance times its cost:
 the cost-weighted Manhattan distance is their sum; all zero for uniform-cost search);
-``nbr[cell * 4 + d]`` the blank's cell after step ``d`` or -1 (``geometry.neighbours``).
+``nbr[cell * 4 + d]`` the blank's cell after step ``d`` or -1 (``geometry.neighbours``). A cost-aware
+additive pattern database adds ``pat[t]`` (the pattern of tile ``t``, -1 for none: its ``mdc`` row
+is then the bound; the pattern tiles' rows are 0), ``pw[t]`` (``n**i`` for the ``i``-th tile of its
+pattern) and ``pdb`` (every pattern's table, pattern ``p``'s from ``poff[p]``, indexed by
+``sum(cell_i * n**i)``, ``_kernels/cost_pdb.py``).
 
 Both run in slices of at most ``budget`` generated nodes and keep their whole state in the arrays
 they are given, so the driver (``search/costs.py``) checks the clock and the limits between slices.
@@ -34,6 +38,17 @@ def _slot(key, mask):
     """The hash table's first slot for ``key``."""
     x = key * np.int64(-7046029254386353131)
     return (x ^ (x >> 31)) & mask
+
+
+@njit(inline=True)
+def _change(t, q, b, pix, at, mdc, n, pat, pw, pdb, poff):
+    """The bound's change when tile ``t`` slides from cell ``q`` to cell ``b`` (``pix[at + p]`` holds
+    pattern ``p``'s index before the move)."""
+    p = pat[t]
+    if p < 0:
+        return mdc[t * n + b] - mdc[t * n + q]
+    old = poff[p] + pix[at + p]
+    return pdb[old + (b - q) * pw[t]] - pdb[old]
 
 
 @njit
@@ -91,7 +106,7 @@ def _pop(hf, hg, hn, size):
 
 @njit
 def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, nbr, n, goal_key,
-               num, den, budget, max_generated):
+               num, den, budget, max_generated, pat, pw, pdb, poff):
     """Expand nodes until the goal is popped (FOUND), the heap empties (EXHAUSTED), the arrays
     could overflow (FULL: the driver grows them), ``max_generated`` or ``budget`` generated
     nodes (RUNNING). Priority ``den * g + num * h`` (weight num/den), ties to the larger g."""
@@ -99,6 +114,7 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
     count, size, gen, exp = actl[A_NODES], actl[A_HEAP], actl[A_GEN], actl[A_EXP]
     start_gen = gen
     board = np.zeros(n, np.int64)
+    pix = np.zeros(max(poff.shape[0], 1), np.int64)
     status = EXHAUSTED
     while size > 0:
         if gen - start_gen >= budget or gen >= max_generated:
@@ -120,10 +136,13 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
             break
         exp += 1
         b = 0
+        pix[:] = 0
         for c in range(n):
             board[c] = (key >> np.int64(4 * c)) & 15
             if board[c] == 0:
                 b = c
+            elif pat[board[c]] >= 0:
+                pix[pat[board[c]]] += c * pw[board[c]]
         back = keys[parent[node]] if parent[node] >= 0 else np.int64(-1)
         for d in range(4):
             q = nbr[b * 4 + d]
@@ -148,7 +167,7 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
                 table[s] = i
                 keys[i] = child
                 closed[i] = 0
-                h[i] = h[node] - mdc[t * n + q] + mdc[t * n + b]
+                h[i] = h[node] + _change(t, q, b, pix, 0, mdc, n, pat, pw, pdb, poff)
             g[i] = cg
             parent[i] = node
             hf[size], hg[size], hn[size] = den * cg + num * h[i], cg, i
@@ -159,14 +178,17 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
 
 
 @njit
-def ida_slice(board, bl, dirs, gs, hs, best, ictl, hist, base, width, costs, mdc, nbr, threshold, floor, budget):
+def ida_slice(board, bl, dirs, gs, hs, best, ictl, hist, base, width, costs, mdc, nbr, threshold, floor, budget,
+              pat, pw, pdb, poff, pix):
     """One slice of one IDA* iteration at ``threshold`` (depth-first, parent pruning, the board in
     ``board`` and the path's blank cells in ``bl``). A goal found becomes the incumbent (its path
     copied into ``best``) and prunes every f at or above its cost from then on; the iteration
     ends at once (FOUND) if its cost is ``floor``, a proven lower bound, else when its tree is
     done (DONE). Pruned f above the threshold are counted in ``hist`` (buckets of ``width`` from
-    ``base``) for the driver's choice of the next threshold. RUNNING after ``budget`` nodes."""
+    ``base``) for the driver's choice of the next threshold. RUNNING after ``budget`` nodes.
+    ``pix[depth * m + p]`` is pattern ``p``'s index at each depth (``m`` = max(patterns, 1))."""
     n = board.shape[0]
+    m = max(poff.shape[0], 1)
     nb = hist.shape[0]
     depth, gen, exp = ictl[I_DEPTH], ictl[I_GEN], ictl[I_EXP]
     start_gen = gen
@@ -192,7 +214,7 @@ def ida_slice(board, bl, dirs, gs, hs, best, ictl, hist, base, width, costs, mdc
             continue
         t = board[q]
         cg = gs[depth] + costs[t]
-        ch = hs[depth] - mdc[t * n + q] + mdc[t * n + b]
+        ch = hs[depth] + _change(t, q, b, pix, depth * m, mdc, n, pat, pw, pdb, poff)
         f = cg + ch
         gen += 1
         if f >= inc:
@@ -211,6 +233,10 @@ def ida_slice(board, bl, dirs, gs, hs, best, ictl, hist, base, width, costs, mdc
         board[q] = 0
         depth += 1
         bl[depth], dirs[depth], gs[depth], hs[depth] = q, 0, cg, ch
+        for i in range(m):
+            pix[depth * m + i] = pix[(depth - 1) * m + i]
+        if pat[t] >= 0:
+            pix[depth * m + pat[t]] += (b - q) * pw[t]
         if ch == 0:
             inc = cg
             ictl[I_BESTD] = depth

@@ -3,7 +3,8 @@
 its weight) for the model's costs, in whole numbers (``costs.scaled``).
 
 The bound is the cost-weighted Manhattan distance (each tile's distance times its cost: every
-move of a tile costs its cost and brings it at most one step nearer home), or none for ``ucs``.
+move of a tile costs its cost and brings it at most one step nearer home), a cost-aware additive
+pattern database (``heuristics.cost_pdb``, ``heuristic="pdb:5-5-5"``), or none for ``ucs``.
 IDA*'s next threshold is chosen as IDA*_CR does it (Sarkar et al. 1991): the least pruned f, or
 more so that the next iteration about doubles the nodes (histogram of the pruned f), since with
 fine-grained costs the least f above the last threshold would add a handful of nodes an
@@ -60,7 +61,8 @@ NODE_BYTES = 97
 @dataclass(frozen=True)
 class Model:
     """The arrays of one shape, goal and cost model: whole-number tile ``costs`` and their
-    ``scale``, the bound table ``mdc`` (``_kernels/costs.py``), the neighbour table."""
+    ``scale``, the bound table ``mdc``, the neighbour table, and a cost-aware pattern database's
+    ``pat``, ``pw``, ``pdb`` and ``poff`` (none: ``pat`` all -1; ``_kernels/costs.py``)."""
 
     name: str
     n: int
@@ -68,23 +70,56 @@ class Model:
     scale: int
     mdc: np.ndarray
     nbr: np.ndarray
+    pat: np.ndarray
+    pw: np.ndarray
+    pdb: np.ndarray
+    poff: np.ndarray
 
     def bound(self, board: Board) -> int:
-        return int(sum(int(self.mdc[t * self.n + c]) for c, t in enumerate(board.tiles)))
+        """The bound of ``board`` (the kernels then change it move by move)."""
+        n, index = self.n, [0] * self.poff.shape[0]
+        value = 0
+        for c, t in enumerate(board.tiles):
+            value += int(self.mdc[t * n + c])
+            if t and self.pat[t] >= 0:
+                index[int(self.pat[t])] += c * int(self.pw[t])
+        return value + sum(int(self.pdb[int(self.poff[p]) + i]) for p, i in enumerate(index))
+
+    def pattern_index(self, board: Board) -> np.ndarray:
+        import numpy as np
+
+        index = np.zeros(max(1, self.poff.shape[0]), np.int64)
+        for c, t in enumerate(board.tiles):
+            if t and self.pat[t] >= 0:
+                index[self.pat[t]] += c * self.pw[t]
+        return index
 
 
 def model(problem: Problem, bounded: bool = True) -> Model:
-    """The cost model of ``problem`` as the kernels read it (``bounded`` False: no bound, uniform-cost)."""
+    """The cost model of ``problem`` as the kernels read it (``bounded`` False: no bound,
+    uniform-cost; a ``pdb`` heuristic: the cost-aware pattern database, ``heuristics.cost_pdb``)."""
     import numpy as np
 
-    board = problem.start
+    board, spec = problem.start, problem.heuristic
     n = board.size
     whole, scale = scaled(problem.request.cost, n)
     costs = np.array(whole, dtype=np.int64)
     md = geometry(board.height, board.width, problem.target).md.reshape(n, n)  # [cell, tile]
     mdc = (md.T * costs[:, None]) if bounded else np.zeros((n, n), dtype=np.int64)
+    pat, pw = np.full(n, -1, np.int64), np.zeros(n, np.int64)
+    pdb, poff = np.zeros(1, np.int64), np.zeros(0, np.int64)
+    if bounded and spec is not None and spec.pdb is not None:
+        from ..heuristics.cost_pdb import check_partition, tables
+
+        groups = check_partition(spec.pdb, board.height, board.width, problem.target)
+        pdb, offsets = tables(spec.pdb, board.height, board.width, problem.target, problem.request.cost)
+        poff = np.array(offsets, np.int64)
+        for p, g in enumerate(groups):
+            for i, t in enumerate(g):
+                pat[t], pw[t] = p, n ** i
+                mdc[t, :] = 0
     return Model(problem.request.cost, n, costs, scale, np.ascontiguousarray(mdc.reshape(-1), dtype=np.int64),
-                 neighbours(board.height, board.width))
+                 neighbours(board.height, board.width), pat, pw, pdb, poff)
 
 
 def solve_ucs(problem: Problem) -> Solution:
@@ -198,7 +233,7 @@ class _BestFirst:
                 request.on_progress(self.clock.progress(int(actl[k.A_LASTF]), 1 + int(actl[k.A_GEN])))
             m = self.m
             status = k.best_first(*self.arrays, self.table, *self.heap, actl, m.costs, m.mdc, m.nbr, m.n,
-                                  goal_key, self.num, self.den, SLICE_NODES, most - 1)
+                                  goal_key, self.num, self.den, SLICE_NODES, most - 1, m.pat, m.pw, m.pdb, m.poff)
             self._record(False)
             if status == k.FOUND:
                 return self._found(int(actl[k.A_GOAL]))
@@ -327,7 +362,10 @@ class _Ida:
         depth = threshold // self.cheapest + 2
         board = np.array(start.tiles, np.int64)
         bl, dirs, gs, hs, best = (np.zeros(depth + 1, np.int64) for _ in range(5))
-        bl[0], hs[0] = start.tiles.index(0), self.bound_of(start)
+        bl[0], hs[0] = start.tiles.index(0), self.m.bound(start)
+        patterns = max(1, self.m.poff.shape[0])
+        pix = np.zeros((depth + 1) * patterns, np.int64)
+        pix[:patterns] = self.m.pattern_index(start)
         hist = np.zeros(BUCKETS, np.int64)
         ictl, limit = self.ictl, self.problem.limit
         ictl[k.I_DEPTH], ictl[k.I_MINF], ictl[k.I_OVER] = 0, self.infinite, 0
@@ -343,7 +381,8 @@ class _Ida:
                 self.problem.request.on_progress(self.clock.progress(threshold, 1 + int(ictl[k.I_GEN])))
             budget = min(SLICE_NODES, most - 1 - int(ictl[k.I_GEN]))
             status = k.ida_slice(board, bl, dirs, gs, hs, best, ictl, hist, threshold + 1, self.cheapest,
-                                 self.m.costs, self.m.mdc, self.m.nbr, threshold, self.bound, budget)
+                                 self.m.costs, self.m.mdc, self.m.nbr, threshold, self.bound, budget,
+                                 self.m.pat, self.m.pw, self.m.pdb, self.m.poff, pix)
         final = status == k.FOUND or ictl[k.I_BEST] >= 0
         it = Iteration(threshold, int(ictl[k.I_GEN]) - gen0 + (1 if not self.stats.iterations else 0),
                        int(ictl[k.I_EXP]) - exp0, self.clock.cpu() - cpu0, kind="cost threshold")
@@ -357,9 +396,6 @@ class _Ida:
             raise AssertionError("IDA* under costs exhausted a solvable position")
         self.bound = least
         return next_threshold(hist, threshold + 1, self.cheapest, least, max(1, int(ictl[k.I_EXP]) - exp0))
-
-    def bound_of(self, board: Board) -> int:
-        return self.m.bound(board)
 
     def _finish_stats(self) -> None:
         self.stats.generated = 1 + int(self.ictl[1])

@@ -118,8 +118,9 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     spec = _resolved(spec, start, target) if _takes(chosen, "heuristic") and request.cost == "unit" else spec
     if request.cost != "unit":
         takes = _takes(chosen, "heuristic")
-        spec = _priced(spec if takes else None, request, takes)
-    if spec is not None and spec.pdb is not None:
+        assert named is not None  # _check_priced refused the rest
+        spec = _priced(spec if takes else None, request, takes, board, named)
+    if spec is not None and spec.pdb is not None and request.cost == "unit":
         frame, start, target = _toward_tables(spec, frame, start, target)
     elif _method(chosen).toward and load(_method(chosen).toward)(start.height, start.width, target) != target:
         frame, start, target = _turn(frame, start, target, "")  # the beam's tables, real time's goal
@@ -128,7 +129,7 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
 
 
 #: The bounds admissible under every cost model: the Manhattan distance, each tile's distance
-#: weighted by its cost (``search.costs``).
+#: weighted by its cost (``search.costs``); and ``pdb:PARTITION``, cost-aware (``heuristics.cost_pdb``).
 COST_HEURISTICS = ("manhattan",)
 
 
@@ -143,7 +144,7 @@ def _check_priced(request: Request, board: Board, named: Goal | None) -> None:
                                  "boards), not another goal board")
 
 
-def _priced(spec: Spec | None, request: Request, takes: bool) -> Spec | None:
+def _priced(spec: Spec | None, request: Request, takes: bool, board: Board, named: Goal) -> Spec | None:
     """The heuristic under a non-unit cost model (``auto``: the cost-weighted Manhattan distance),
     and the refusal of what the cost searches do not honour."""
     from ..heuristics.registry import parse
@@ -157,11 +158,21 @@ def _priced(spec: Spec | None, request: Request, takes: bool) -> Spec | None:
             raise InvalidOptionError(f"{option}={getattr(request, option)!r} does not apply under cost={cost!r}: "
                                      "IDA* under a cost model prunes only the move undoing the last one")
     if spec is None:
-        return parse("manhattan") if request.heuristic == "auto" and takes else None
-    if spec.name not in COST_HEURISTICS:
+        if not (request.heuristic == "auto" and takes):
+            return None
+        from ..heuristics.cost_pdb import auto_partition
+
+        name = auto_partition(board.height, board.width, named, cost)
+        return parse(f"pdb:{name}" if name else "manhattan")
+    if spec.name not in COST_HEURISTICS and not (spec.pdb is not None and spec.name == f"pdb:{spec.pdb}"):
         raise InvalidOptionError(
             f"heuristic={spec.name!r} is not admissible under cost={cost!r}: its unit-cost tables and "
-            "conflicts count moves, not their costs; use 'manhattan' (weighted by each tile's cost) or 'auto'")
+            "conflicts count moves, not their costs; use 'manhattan' (weighted by each tile's cost), "
+            "'pdb:PARTITION' (cost-aware tables, made on first use) or 'auto'")
+    if spec.pdb is not None:
+        from ..heuristics.cost_pdb import check_partition
+
+        check_partition(spec.pdb, board.height, board.width, named)
     return spec
 
 
@@ -351,7 +362,7 @@ def run(problem: Problem, solver: Callable[[Problem], Solution] | None = None) -
 def _load_tables(problem: Problem) -> None:
     """The heuristic's tables, loaded (or, for the walking distance, made) before the search
     starts, within its limits: a missing pattern database fails here (``MissingTableError``)."""
-    if problem.heuristic is not None:
+    if problem.heuristic is not None and problem.request.cost == "unit":  # else search.costs reads its own
         from ..heuristics.registry import kernel_heuristic
 
         kernel_heuristic(problem.heuristic, problem.start.height, problem.start.width, problem.target)
