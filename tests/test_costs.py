@@ -117,7 +117,7 @@ def test_refusals_name_the_reason():
         prepare(board, Request(cost="heavy", pruning="fsm"), "idastar")
 
 
-def test_auto_picks_idastar_and_the_cost_weighted_manhattan_distance():
+def test_auto_picks_idastar_and_the_cost_weighted_manhattan_distance(private_store):
     p = prepare(parse("8 6 7/2 5 4/3 0 1"), Request(cost="heavy"))
     assert (p.method, p.heuristic_name) == ("idastar", "manhattan")
     p = prepare(parse("8 6 7/2 5 4/3 0 1"), Request(cost="heavy", weight=2.0))
@@ -151,7 +151,7 @@ def test_a_wrong_cost_from_a_search_is_an_internal_error(monkeypatch):
         solve("4 1 2/5 0 3", method="astar", cost="heavy")
 
 
-def test_the_command_line_shows_and_records_the_cost(capsys):
+def test_the_command_line_shows_and_records_the_cost(capsys, private_store):
     from npuzzle.cli import main
 
     assert main(["solve", "--cost", "heavy", "4 1 2/5 0 3"]) == 0
@@ -181,3 +181,65 @@ def test_the_solution_keeps_its_cost_through_replace():
     s = solve("4 1 2/5 0 3", method="idastar", cost="inverse")
     assert dataclasses.replace(s).cost_total == pytest.approx(1 / 4 + 1 / 5 + 1 + 1 / 2 + 1 / 3) == s.cost_total
     assert repr(s) == "<Solution 2x3 standard: 5 moves, cost 2.28333 (inverse), optimal, idastar/manhattan>"
+
+
+# -- cost-aware pattern databases ----------------------------------------------------------------
+
+PARTITIONS = {(2, 3): "3-2", (3, 2): "3-2", (2, 4): "4-3", (3, 3): "4-4"}
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (2, 4), (3, 3)])
+@pytest.mark.parametrize("cost", PRICED)
+def test_the_cost_aware_pattern_database_is_a_lower_bound_above_weighted_manhattan(shape, cost):
+    from npuzzle.search.costs import model
+
+    h, w = shape
+    exact = dijkstra_costs(h, w, "standard", cost)
+    pdb = model(prepare(Board(h, w, next(iter(exact))), Request(cost=cost, heuristic=f"pdb:{PARTITIONS[shape]}"),
+                        "idastar"))
+    md = model(prepare(Board(h, w, next(iter(exact))), Request(cost=cost, heuristic="manhattan"), "idastar"))
+    states = sorted(exact)[:: 1 if h * w <= 8 else 20]
+    tighter = 0
+    for state in states:
+        board = Board(h, w, state)
+        bound, weak = pdb.bound(board) / pdb.scale, md.bound(board) / md.scale
+        assert weak <= bound <= exact[state] + 1e-6 * 40, (state, weak, bound, exact[state])
+        tighter += bound > weak
+    assert tighter > len(states) // 10  # it is a stronger bound, not a copy of the weaker one
+    assert pdb.bound(Board.goal(h, w, "standard")) == 0
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2)])
+@pytest.mark.parametrize("cost", PRICED)
+def test_searches_with_the_cost_aware_pattern_database_are_optimal(shape, cost):
+    h, w = shape
+    exact = dijkstra_costs(h, w, "standard", cost)
+    for method in ("astar", "idastar"):
+        request = Request(cost=cost, heuristic=f"pdb:{PARTITIONS[shape]}")
+        for state, best in exact.items():
+            s = run(prepare(Board(h, w, state), request, method))
+            assert s.heuristic == f"pdb:{PARTITIONS[shape]}" and s.optimal
+            assert _close(s.cost_total or 0.0, best, len(s.moves)), (state, method, s.cost_total, best)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cost", PRICED)
+def test_searches_with_the_cost_aware_pattern_database_are_optimal_on_2x4(cost):
+    exact = dijkstra_costs(2, 4, "standard", cost)
+    for method in ("astar", "idastar"):
+        request = Request(cost=cost, heuristic="pdb:4-3")
+        for state, best in list(exact.items())[::3]:
+            s = run(prepare(Board(2, 4, state), request, method))
+            assert _close(s.cost_total or 0.0, best, len(s.moves)), (state, method, s.cost_total, best)
+
+
+def test_auto_takes_a_saved_cost_aware_table_and_too_large_patterns_are_refused(private_store):
+    board = parse("8 6 7/2 5 4/3 0 1")
+    assert prepare(board, Request(cost="sqrt")).heuristic_name == "manhattan"  # nothing saved yet
+    solve(board, cost="sqrt", heuristic="pdb:4-4")  # made and saved on first use
+    assert prepare(board, Request(cost="sqrt")).heuristic_name == "pdb:4-4"
+    assert prepare(board, Request(cost="heavy", goal="standard")).heuristic_name == "manhattan"  # another model's
+    with pytest.raises(InvalidOptionError, match="too large for a cost-aware table"):
+        prepare(random_walk(4, 4, 10, seed=1), Request(cost="heavy", heuristic="pdb:6-6-3"), "idastar")
+    with pytest.raises(InvalidOptionError, match="not admissible"):
+        prepare(board, Request(cost="heavy", heuristic="pdb:4-4+wd"), "idastar")
