@@ -113,6 +113,11 @@ def test_refusals_name_the_reason():
         prepare(random_walk(6, 6, 10, seed=1), Request(cost="inverse"), "idastar")
     with pytest.raises(InvalidOptionError, match="not another goal board"):
         prepare(board, Request(cost="heavy", goal=parse("1 2 3/4 0 5/6 7 8")), "idastar")
+    with pytest.raises(InvalidOptionError, match="at most 16 cells"):
+        prepare(random_walk(5, 5, 10, seed=1), Request(cost="heavy"), "astar")
+    big = random_walk(5, 5, 12, seed=2)
+    s = solve(big, cost="heavy", method="idastar")  # IDA* takes any board it takes at unit cost
+    assert s.optimal and s.cost_total == sum(s.moves)
     with pytest.raises(InvalidOptionError, match="pruning='fsm' does not apply"):
         prepare(board, Request(cost="heavy", pruning="fsm"), "idastar")
 

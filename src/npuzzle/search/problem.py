@@ -107,7 +107,7 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     chosen = _auto_method(board, named, request) if method == "auto" else method
     _refuse_unused(chosen, request, method == "auto", board)
     if request.cost != "unit":
-        _check_priced(request, board, named)
+        _check_priced(request, board, named, chosen)
     _check_size(chosen, board)
     if named is None and not _corner(board, request.goal) and board.size <= _TABLE_CELL_CELLS:
         chosen = "table-cell"  # no frame: the distance table of the goal's blank cell answers at once
@@ -133,12 +133,20 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
 COST_HEURISTICS = ("manhattan",)
 
 
-def _check_priced(request: Request, board: Board, named: Goal | None) -> None:
+#: Under a cost model, A* and uniform-cost search pack a board into one int64: at most 16 cells.
+PRICED_STORED_CELLS = 16
+
+
+def _check_priced(request: Request, board: Board, named: Goal | None, method: str) -> None:
     """A cost model is searched exactly on this board, and for a goal convention (a goal board of
     no convention would rename the tiles, and so their costs)."""
     from ..costs import check_cells
 
     check_cells(request.cost, board.size)
+    if method in ("astar", "ucs") and board.size > PRICED_STORED_CELLS:
+        raise InvalidOptionError(f"method={method!r} under cost={request.cost!r} takes boards of at most "
+                                 f"{PRICED_STORED_CELLS} cells; a {board.height}x{board.width} board needs "
+                                 "method='idastar'")
     if named is None:
         raise InvalidOptionError(f"cost={request.cost!r} takes the goals 'standard' and 'blank-first' (or their "
                                  "boards), not another goal board")
