@@ -85,8 +85,8 @@ class Problem:
     def first_bound(self) -> tuple[str, int] | tuple[()]:
         """The heuristic the search starts from and its value for the start (the first bound
         of IDA* and A*); empty for the searches that take no heuristic (the beam, real time,
-        the distance tables)."""
-        if self.heuristic is None:
+        the distance tables) and under a cost model (whose bounds are costs, not moves)."""
+        if self.heuristic is None or self.request.cost != "unit":  # a cost search reports its own thresholds
             return ()
         from ..heuristics.registry import evaluate
 
