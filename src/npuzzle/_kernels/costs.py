@@ -24,7 +24,7 @@ from .jit import njit
 #: A slice's outcome.
 RUNNING, FOUND, EXHAUSTED, FULL, DONE = 0, 1, 2, 3, 4
 #: ``actl`` places of the best-first search: nodes stored, heap entries, generated, expanded, the
-#: goal's node, the last f popped.
+#: goal's node, the largest f popped (with weight 1, a lower bound of the optimum).
 A_NODES, A_HEAP, A_GEN, A_EXP, A_GOAL, A_LASTF = 0, 1, 2, 3, 4, 5
 #: ``ictl`` places of IDA*: depth (-1: the iteration starts), generated, expanded, the least f
 #: pruned, the incumbent's cost (-1: none), its depth, pruned f beyond the histogram.
@@ -109,7 +109,9 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
                num, den, budget, max_generated, pat, pw, pdb, poff):
     """Expand nodes until the goal is popped (FOUND), the heap empties (EXHAUSTED), the arrays
     could overflow (FULL: the driver grows them), ``max_generated`` or ``budget`` generated
-    nodes (RUNNING). Priority ``den * g + num * h`` (weight num/den), ties to the larger g."""
+    nodes (RUNNING). Priority ``den * g + num * h`` (weight num/den), ties to the larger g. A
+    node reached again more cheaply is reopened, closed or not (the pattern databases' bound
+    is not consistent), so A* stays optimal."""
     cap, hcap, mask = keys.shape[0], hf.shape[0], table.shape[0] - 1
     count, size, gen, exp = actl[A_NODES], actl[A_HEAP], actl[A_GEN], actl[A_EXP]
     start_gen = gen
@@ -128,7 +130,8 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
         if closed[node] or g[node] != gg:
             continue
         closed[node] = 1
-        actl[A_LASTF] = f
+        if f > actl[A_LASTF]:  # the least f open, never above the optimum: the bound proven
+            actl[A_LASTF] = f
         key = keys[node]
         if key == goal_key:
             actl[A_GOAL] = node
@@ -159,8 +162,9 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
                 s = (s + 1) & mask
             i = table[s]
             if i >= 0:
-                if closed[i] or g[i] <= cg:
+                if g[i] <= cg:
                     continue
+                closed[i] = 0  # reopened: a pattern database's bound is admissible, not consistent
             else:
                 i = count
                 count += 1
