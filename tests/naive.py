@@ -318,3 +318,35 @@ def check_pruning(solve, board, goal: str, h, forbidden: frozenset[tuple[int, st
     assert board.apply(s.moves).is_goal(goal)
     for it in s.stats.iterations:
         assert naive_iteration(board, goal, h, it.threshold, forbidden=forbidden)[1] == it.generated
+
+
+#: The move-cost models as the papers state them (issue 34): the cost of pushing tile ``t``.
+NAIVE_COSTS = {"unit": lambda t: 1.0, "heavy": lambda t: float(t), "inverse": lambda t: 1.0 / t,
+               "sqrt": lambda t: math.sqrt(t)}
+
+
+@cache
+def dijkstra_costs(height: int, width: int, goal: str = "standard", cost: str = "unit") -> dict[tuple[int, ...], float]:
+    """The least cost to the goal of every state that reaches it, under the cost model ``cost`` (the
+    move pushing tile ``t`` costs ``NAIVE_COSTS[cost](t)``, either way), by one uniform-cost search
+    (Dijkstra) backwards from the goal.
+
+    Cached for the test session: callers must not modify the returned dict.
+    """
+    import heapq
+
+    price = NAIVE_COSTS[cost]
+    start = goal_tuple(height, width, goal)
+    dist: dict[tuple[int, ...], float] = {start: 0.0}
+    heap = [(0.0, start)]
+    while heap:
+        d, state = heapq.heappop(heap)
+        if d > dist[state]:
+            continue
+        blank = state.index(0)
+        for nxt in blank_neighbours(state, height, width):
+            nd = d + price(nxt[blank])  # the tile that slid into the blank's cell
+            if nd < dist.get(nxt, math.inf):
+                dist[nxt] = nd
+                heapq.heappush(heap, (nd, nxt))
+    return dist

@@ -241,7 +241,7 @@ def test_a_missing_matplotlib_is_said_before_solving(tmp_path, capsys, monkeypat
     (["korf100", "--method", "idastar,dfs"], "unknown method 'dfs'"),
     (["korf100", "--pruning", "parent,best"], "unknown pruning 'best'"),
     (["korf100", "--weight", "0.5"], "a weight is from 1"),
-    (["korf100", "--cost", "heavy"], "unknown cost model 'heavy'"),
+    (["korf100", "--cost", "cheap"], "unknown cost model 'cheap'"),
     (["kt10", "--ids", "11", "--heuristic", "manhattan"], "kt10 has no instance 11"),
     (["korf100", "--heuristic", "pdb:5-5-5", "--goal", "blank-first"],
      "is not built for 4x4 (blank-first goal): npuzzle tables build pdb:5-5-5"),

@@ -18,6 +18,7 @@ LAYERS = {
     "npuzzle.errors": 0, "npuzzle.config": 0, "npuzzle.meters": 0,
     "npuzzle.board": 1, "npuzzle.tables": 1,
     "npuzzle.notation": 2, "npuzzle.arguments": 2, "npuzzle.geometry": 2, "npuzzle.instances": 2, "npuzzle._kernels": 2,
+    "npuzzle.costs": 2,
     "npuzzle.heuristics": 3,
     "npuzzle.search": 4,
     "npuzzle.knuth": 5, "npuzzle.stats": 5, "npuzzle.benchmark": 5, "npuzzle.present": 5, "npuzzle.cluster": 5,

@@ -32,7 +32,7 @@ HARD_3X3 = parse("8 6 7/2 5 4/3 0 1")  # 31 moves
 #: A 5x5 position far enough from the goal that the beam runs several rounds.
 FAR_5X5 = Board(5, 5, (2, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 24, 0, 23))
 BOARDS = {"idastar": HARD_3X3, "astar": HARD_3X3, "focal": HARD_3X3, "dps": HARD_3X3, "astar+idastar": HARD_3X3,
-          "beam": FAR_5X5, "realtime": FAR_5X5}
+          "beam": FAR_5X5, "realtime": FAR_5X5, "ucs": HARD_3X3}
 
 
 class TwoWorkers(Inline):
@@ -65,6 +65,7 @@ def _given(option: str, calls: list[str]) -> dict[str, Any]:
         "executor": {"executor": TwoWorkers(calls)},
         "order": {"order": "knuth0"},
         "top_nodes": {"top_nodes": 8},
+        "cost": {"cost": "heavy"},
         "timeout": {"limit": _limit(timeout=1e-9)},
         "max_nodes": {"limit": _limit(max_nodes=200)},
         "max_memory": {"limit": _limit(max_memory=64)},

@@ -30,7 +30,7 @@ from npuzzle.tables import TableInfo, TableKey
 
 JSON_FIELDS = {"schema_version", "record", "shape", "height", "width", "tiles", "goal", "moves", "letters",
                "length", "optimal", "status", "initial_lower_bound", "lower_bound", "ratio", "method", "heuristic",
-               "stats", "wall_seconds", "cpu_seconds"}
+               "stats", "wall_seconds", "cpu_seconds", "cost", "cost_total"}
 
 
 def stats(generated: int, seconds: float = 0.0125) -> Stats:
@@ -211,6 +211,7 @@ def test_solution_record_fields():
     iteration = {"threshold": 3, "generated": 393, "expanded": 196, "cpu_seconds": 0.0125}
     assert record["stats"] == {"expanded": 196, "generated": 393, "iterations": [iteration]}
     assert (record["wall_seconds"], record["cpu_seconds"]) == (0.015, 0.0125)
+    assert (record["cost"], record["cost_total"]) == ("unit", 20)
     stopped = unfinished(board, "blank-first", "timeout", 7, stats=stats(10), method="idastar", heuristic="lc",
                          note="why")
     record = valid(present_solution.solution_record(stopped))

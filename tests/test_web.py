@@ -90,6 +90,14 @@ def test_non_square_boards_are_solved(server: Server, position: str | None, shap
         assert result["outcome"] == "5 moves, optimal"
 
 
+def test_a_solve_under_a_cost_model_gives_its_cost(server: Server):
+    result = server.solve({"position": "4 1 2/5 0 3", "cost": "heavy"})["result"]
+    assert result["cost"] == "heavy" and result["cost_total"] == 15.0 and result["optimal"]
+    assert result["outcome"] == "cost 15 (heavy: moving tile t costs t), 5 moves, optimal for that cost"
+    code, record = server.request("POST", "/api/solve", {"position": "4 1 2/5 0 3", "cost": "cheap"})
+    assert code == 400 and "'cost'" in record["reason"]
+
+
 def test_a_realtime_solve_gives_its_lower_bound_and_ratio(server: Server):
     position = server.request("GET", "/api/scramble?shape=10x10&seed=5")[1]["position"]
     result = server.solve({"position": position, "method": "realtime"})["result"]

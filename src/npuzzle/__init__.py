@@ -110,7 +110,7 @@ def solve(
     - ``method``: ``auto`` (a BFS table, else IDA* to 16 cells, else the beam search to 576 cells
       with ``max_nodes`` nodes, default 8,000,000: the same answer everywhere; or ``budget`` CPU s,
       to 1,024 cells; else real time), ``idastar``, ``astar``, ``astar+idastar``, ``beam`` or
-      ``realtime``; answers not proven optimal carry a proven ``lower_bound`` and its ``ratio``;
+      ``realtime`` or ``ucs``; answers not proven optimal carry a proven ``lower_bound`` and its ``ratio``;
     - ``heuristic``: ``auto`` (the strongest bound ready), ``manhattan``, ``lc``, ``wd``, ``id``,
       ``pdb:PARTITION`` or several joined by ``+`` (``wd+id``, ``pdb:6-6-3+wd``);
     - ``goal``: ``"standard"``, ``"blank-first"``, or a goal ``Board`` (or its text);
@@ -119,6 +119,7 @@ def solve(
     - ``weight`` > 1: weighted A*; ``pruning``: IDA*'s ``auto``, ``parent`` or ``fsm``; ``realtime_method``:
       ``greedy`` or ``parberry``; ``on_iteration(iteration, final)`` after each IDA* threshold, A* bound
       or beam round; ``on_progress(progress)`` a few times a second (a live status);
+    - ``cost`` (an option): ``unit``, ``heavy`` (tile t costs t), ``inverse`` (1/t), ``sqrt`` (docs/costs.md);
     - ``jobs``: IDA* split over this many processes (0 = every core), or over the workers of the
       Dask ``scheduler`` (``"tcp://HOST:PORT"``, needs ``npuzzle[cluster]``);
     - ``options``: any other ``search.Request`` field (``order``, ``top_nodes``); an option the

@@ -198,7 +198,9 @@ def _weight(text: str) -> float:
 def _cost(text: str) -> str:
     if "cost" not in request_fields() and text != "unit":
         raise InvalidOptionError(f"unknown cost model {quote_input(text)}: only unit (every move costs 1) for now")
-    return text
+    from .costs import check_cost
+
+    return check_cost(text)
 
 
 @dataclass(frozen=True)

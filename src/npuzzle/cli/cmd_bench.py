@@ -69,8 +69,8 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--pruning", metavar="P[,P...]", help=PRUNING_HELP + "; several comma-separated")
     p.add_argument("--weight", metavar="W[,W...]", help="weights of weighted A* (--method astar), from 1; "
                    "several comma-separated (default 1)")
-    p.add_argument("--cost", metavar="COST[,COST...]", help="the cost of a move: unit (every move costs 1; the "
-                   "only one for now)")
+    p.add_argument("--cost", metavar="COST[,COST...]", help="the cost of a move: unit (every move costs 1), "
+                   "heavy (tile t costs t), inverse (1/t), sqrt (sqrt(t)); see docs/costs.md")
     p.add_argument("--goal", choices=GOALS, help="the goal of a random set or a file's positions (default "
                    "standard); Korf's sets are blank-first, turned 180 degrees onto the standard goal if it is "
                    "asked for (the same lengths, other node counts)")

@@ -17,6 +17,7 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
+from ..costs import COSTS
 from ..errors import NPuzzleError
 from ..present import batch as present_batch
 from ..present import common as present_common
@@ -87,6 +88,10 @@ methods:
             1 s, the same answer every time; or --budget SECONDS), with a proven lower bound
             and the ratio to it; more budget, shorter answers
   realtime  any size, moves at once, not optimal (--realtime-method greedy or parberry)
+  ucs       uniform-cost search (Dijkstra): optimal for any --cost, no bound, small boards
+
+move costs (--cost, docs/costs.md): unit 1, heavy t, inverse 1/t, sqrt sqrt(t) for moving tile
+t; auto then picks idastar (astar with --weight) and the cost-weighted Manhattan distance.
 
 large boards: beyond 20x20 (400 cells) the board is not drawn and the moves are given as
 letters only (text and JSON); a real-time answer there keeps its moves packed, four to a
@@ -137,6 +142,10 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--weight", type=weight_arg, default=1.0, metavar="W",
                    help="the bound of --method astar (weighted A*, f = g + W*h), focal or dps: solutions at "
                    "most W times the optimum")
+    p.add_argument("--cost", choices=COSTS, default="unit",
+                   help="the move-cost model: unit (every move costs 1, default), heavy (moving tile t costs "
+                   "t), inverse (1/t) or sqrt (sqrt(t)); the answer is optimal for that cost (idastar, astar, "
+                   "ucs; weighted A* within --weight), the bound is each tile's Manhattan distance times its cost")
     p.add_argument("--budget", type=budget_arg, metavar="SECONDS",
                    help="the beam search's CPU time (at most 3600): it answers with the shortest "
                    "solution found in that time, which depends on the machine and its load; with --method "
@@ -242,7 +251,7 @@ def _solve_many(boards: list[Board], args: argparse.Namespace, limit: Limit, goa
     with live.running():
         solutions = solve_many(((b, goal) for b in boards), executor, method=args.method, heuristic=args.heuristic,
                                limit=limit, weight=args.weight, realtime_method=args.realtime_method,
-                               pruning=args.pruning, budget=args.budget)
+                               pruning=args.pruning, budget=args.budget, cost=args.cost)
         for done, solution in enumerate(solutions, 1):
             live.clear()
             yield solution

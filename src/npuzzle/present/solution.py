@@ -68,6 +68,10 @@ def search_start_text(board: Board, goal: Goal | Board, heuristic: str = "", bou
 
 def iteration_text(iteration: Iteration, final: bool) -> str:
     """One IDA* iteration (or A* bound) of a verbose search; ``final`` if it found the solution."""
+    if iteration.kind.startswith("cost"):
+        state = "solution found" if final else "no solution"
+        return (f"  {iteration.kind} {iteration.threshold:,} (whole-number units): {state}, "
+                f"{iteration.generated:,} nodes generated, {iteration.seconds:.3f} s CPU")
     if iteration.kind != "threshold":
         found = f"answer of {iteration.length:,} moves" if iteration.length is not None else "no answer"
         what = f"{iteration.kind} {iteration.threshold:,}" if iteration.threshold else iteration.kind
@@ -150,8 +154,7 @@ def solution_text_parts(solution: Solution, report: Mapping[str, Any] | None = N
 
 
 def _outcome_line(solution: Solution, limit: Limit | None) -> str:
-    return f"Solution: {outcome_text(solution)}" if solution.solved else stopped_text(
-        solution.status, solution.lower_bound, limit)
+    return f"Solution: {outcome_text(solution)}" if solution.solved else outcome_text(solution, limit)
 
 
 def advice_text(solution: Solution) -> str:
@@ -298,13 +301,36 @@ def outcome_text(solution: Solution, limit: Limit | None = None) -> str:
     '... moves, not proven optimal: lower bound ... (no solution is shorter), so at most ... times the optimum'
     """
     if not solution.solved:
-        return stopped_text(solution.status, solution.lower_bound, limit)
+        stopped = stopped_text(solution.status, solution.lower_bound, limit)
+        if solution.cost != "unit" and solution.cost_bound is not None:
+            stopped += f"; {solution.cost} cost at least {solution.cost_bound:.6g}"
+        return stopped
+    if solution.cost != "unit":
+        return cost_outcome_text(solution)
     length = solution.length or 0
     if solution.optimal:
         return f"{count_text(length, 'move')}, optimal"
     bound = solution.lower_bound
     ratio = f", so at most {length / bound:.2f} times the optimum" if bound > 0 else ""
     return f"{count_text(length, 'move')}, not proven optimal: lower bound {bound:,} (no solution is shorter){ratio}"
+
+
+def cost_outcome_text(solution: Solution) -> str:
+    """A solution under a move-cost model other than ``unit``: its cost, length and guarantee.
+
+    >>> from npuzzle import solve
+    >>> cost_outcome_text(solve("4 1 2/5 0 3", method="astar", cost="heavy"))
+    'cost 15 (heavy: moving tile t costs t), 5 moves, optimal for that cost'
+    """
+    from ..costs import DEFINITIONS
+
+    head = (f"cost {solution.cost_total:.10g} ({solution.cost}: {DEFINITIONS[solution.cost]}), "
+            f"{count_text(solution.length or 0, 'move')}")
+    if solution.optimal:
+        return f"{head}, optimal for that cost"
+    bound = solution.cost_bound or 0.0
+    ratio = f", so at most {(solution.cost_total or 0) / bound:.2f} times the optimum" if bound > 0 else ""
+    return f"{head}, not proven optimal: lower bound {bound:.6g} (no solution costs less){ratio}"
 
 
 def how_text(solution: Solution) -> str:

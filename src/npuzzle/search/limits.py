@@ -140,6 +140,12 @@ class Solution:
     method: str
     heuristic: str
     note: str = ""
+    #: The move-cost model (``npuzzle.costs``), the answer's cost under it (replayed by
+    #: ``problem.finish`` from the tiles pushed; under ``unit`` the length) and the least cost the
+    #: search proved possible (None under ``unit``: ``lower_bound`` is that).
+    cost: str = "unit"
+    cost_total: float | None = None
+    cost_bound: float | None = None
 
     @property
     def solved(self) -> bool:
@@ -154,6 +160,10 @@ class Solution:
         >>> solve("8 6 7/2 5 4/3 0 1", method="idastar", heuristic="lc").ratio
         1.0
         """
+        if self.cost != "unit":
+            if self.cost_total is None or not self.cost_bound:
+                return None
+            return round(self.cost_total / self.cost_bound, 4)
         if self.length is None or self.lower_bound <= 0:
             return None
         return round(self.length / self.lower_bound, 4)
@@ -168,6 +178,8 @@ class Solution:
         >>> s.initial_lower_bound, s.lower_bound
         (23, 31)
         """
+        if self.cost != "unit":  # the thresholds are costs (whole-number units), not moves
+            return self.board.manhattan(self.goal)
         if self.stats.iterations:
             return self.stats.iterations[0].threshold
         if self.method == "bfs-table":
@@ -183,7 +195,9 @@ class Solution:
         """
         b = self.board
         if self.solved:
-            outcome = f"{_count(self.length or 0, 'move')}, {'optimal' if self.optimal else 'not proven optimal'}"
+            priced = f", cost {self.cost_total:g} ({self.cost})" if self.cost != "unit" else ""
+            proven = "optimal" if self.optimal else "not proven optimal"
+            outcome = f"{_count(self.length or 0, 'move')}{priced}, {proven}"
         else:
             outcome = f"{self.status}, at least {_count(self.lower_bound, 'move')}"
         how = self.method if self.method.startswith("realtime") else f"{self.method}/{self.heuristic}"
@@ -222,7 +236,8 @@ class Solution:
         the times and the real-time report are added by ``present.solution.solution_record``), the moves
         last: ``status``, ``length``, ``optimal``, the bounds and ``ratio``, ``method``,
         ``heuristic``, ``stats`` (node counts and each iteration, seconds to the microsecond),
-        ``note`` if any, ``moves`` and ``letters``."""
+        ``cost`` (the cost model), ``cost_total`` (the answer's cost; its length under ``unit``) and,
+        under another model, ``cost_bound``, ``note`` if any, ``moves`` and ``letters``."""
         iterations = [{"threshold": i.threshold, "generated": i.generated, "expanded": i.expanded,
                        "cpu_seconds": round(i.seconds, 6)} for i in self.stats.iterations]
         return {
@@ -236,6 +251,9 @@ class Solution:
             "method": self.method,
             "heuristic": self.heuristic,
             "stats": {"generated": self.stats.generated, "expanded": self.stats.expanded, "iterations": iterations},
+            "cost": self.cost,
+            "cost_total": self.cost_total if self.cost != "unit" else self.length,
+            **({"cost_bound": self.cost_bound} if self.cost != "unit" else {}),
             **({"note": self.note} if self.note else {}),
             "moves": list(self.moves),
             "letters": self.letters,

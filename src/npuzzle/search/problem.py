@@ -31,6 +31,7 @@ from ..errors import InvalidOptionError, TableBuildStopped
 from .limits import Limit, Solution, Stats, VerificationError, unfinished
 from .registry import (
     KERNEL_REPLAY,
+    PRICED,
     REGISTRY,
     SPLIT,
     TABLE,
@@ -84,8 +85,8 @@ class Problem:
     def first_bound(self) -> tuple[str, int] | tuple[()]:
         """The heuristic the search starts from and its value for the start (the first bound
         of IDA* and A*); empty for the searches that take no heuristic (the beam, real time,
-        the distance tables)."""
-        if self.heuristic is None:
+        the distance tables) and under a cost model (whose bounds are costs, not moves)."""
+        if self.heuristic is None or self.request.cost != "unit":  # a cost search reports its own thresholds
             return ()
         from ..heuristics.registry import evaluate
 
@@ -105,6 +106,8 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     board.require_solvable(request.goal)
     chosen = _auto_method(board, named, request) if method == "auto" else method
     _refuse_unused(chosen, request, method == "auto", board)
+    if request.cost != "unit":
+        _check_priced(request, board, named, chosen)
     _check_size(chosen, board)
     if named is None and not _corner(board, request.goal) and board.size <= _TABLE_CELL_CELLS:
         chosen = "table-cell"  # no frame: the distance table of the goal's blank cell answers at once
@@ -112,13 +115,73 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     goal = named if named is not None else request.goal  # a goal board of a convention is named
     if chosen in ("table", "table-cell"):
         return Problem(board, goal, start, target, frame, chosen, None, "parent", _limit(request), request, prefix)
-    spec = _resolved(spec, start, target) if _takes(chosen, "heuristic") else None
-    if spec is not None and spec.pdb is not None:
+    spec = _resolved(spec, start, target) if _takes(chosen, "heuristic") and request.cost == "unit" else spec
+    if request.cost != "unit":
+        takes = _takes(chosen, "heuristic")
+        assert named is not None  # _check_priced refused the rest
+        spec = _priced(spec if takes else None, request, takes, board, named)
+    if spec is not None and spec.pdb is not None and request.cost == "unit":
         frame, start, target = _toward_tables(spec, frame, start, target)
     elif _method(chosen).toward and load(_method(chosen).toward)(start.height, start.width, target) != target:
         frame, start, target = _turn(frame, start, target, "")  # the beam's tables, real time's goal
     pruning = resolved_pruning(request.pruning, spec, board.size)
     return Problem(board, goal, start, target, frame, chosen, spec, pruning, _limit(request), request, prefix)
+
+
+#: The bounds admissible under every cost model: the Manhattan distance, each tile's distance
+#: weighted by its cost (``search.costs``); and ``pdb:PARTITION``, cost-aware (``heuristics.cost_pdb``).
+COST_HEURISTICS = ("manhattan",)
+
+
+#: Under a cost model, A* and uniform-cost search pack a board into one int64: at most 16 cells.
+PRICED_STORED_CELLS = 16
+
+
+def _check_priced(request: Request, board: Board, named: Goal | None, method: str) -> None:
+    """A cost model is searched exactly on this board, and for a goal convention (a goal board of
+    no convention would rename the tiles, and so their costs)."""
+    from ..costs import check_cells
+
+    check_cells(request.cost, board.size)
+    if method in ("astar", "ucs") and board.size > PRICED_STORED_CELLS:
+        raise InvalidOptionError(f"method={method!r} under cost={request.cost!r} takes boards of at most "
+                                 f"{PRICED_STORED_CELLS} cells; a {board.height}x{board.width} board needs "
+                                 "method='idastar'")
+    if named is None:
+        raise InvalidOptionError(f"cost={request.cost!r} takes the goals 'standard' and 'blank-first' (or their "
+                                 "boards), not another goal board")
+
+
+def _priced(spec: Spec | None, request: Request, takes: bool, board: Board, named: Goal) -> Spec | None:
+    """The heuristic under a non-unit cost model (``auto``: the cost-weighted Manhattan distance),
+    and the refusal of what the cost searches do not honour."""
+    from ..heuristics.registry import parse
+
+    cost = request.cost
+    if request.executor is not None and request.executor.workers > 1:
+        raise InvalidOptionError(f"cost={cost!r}: IDA* under a cost model runs on one process; leave out the "
+                                 "executor (--jobs)")
+    for option, default in (("pruning", "auto"), ("order", "korf")):
+        if getattr(request, option) not in (default, "parent"):
+            raise InvalidOptionError(f"{option}={getattr(request, option)!r} does not apply under cost={cost!r}: "
+                                     "IDA* under a cost model prunes only the move undoing the last one")
+    if spec is None:
+        if not (request.heuristic == "auto" and takes):
+            return None
+        from ..heuristics.cost_pdb import auto_partition
+
+        name = auto_partition(board.height, board.width, named, cost)
+        return parse(f"pdb:{name}" if name else "manhattan")
+    if spec.name not in COST_HEURISTICS and not (spec.pdb is not None and spec.name == f"pdb:{spec.pdb}"):
+        raise InvalidOptionError(
+            f"heuristic={spec.name!r} is not admissible under cost={cost!r}: its unit-cost tables and "
+            "conflicts count moves, not their costs; use 'manhattan' (weighted by each tile's cost), "
+            "'pdb:PARTITION' (cost-aware tables, made on first use) or 'auto'")
+    if spec.pdb is not None:
+        from ..heuristics.cost_pdb import check_partition
+
+        check_partition(spec.pdb, board.height, board.width, named)
+    return spec
 
 
 def _checked_goal(board: Board, goal: Goal | Board) -> Goal | None:
@@ -138,6 +201,9 @@ def _parsed(heuristic: str) -> Spec | None:
 
 
 def _check_values(request: Request) -> None:
+    from ..costs import check_cost
+
+    check_cost(request.cost)
     check_pruning(request.pruning)
     check_realtime_method(request.realtime_method)
     if request.weight != 1:
@@ -155,6 +221,8 @@ def _auto_method(board: Board, named: Goal | None, request: Request) -> str:
             return "table"
     if request.weight != 1:
         return "astar"
+    if request.cost != "unit":
+        return "idastar"
     if board.size <= AUTO_OPTIMAL_CELLS and request.budget is None:
         return "idastar"
     beam_cells = REGISTRY["beam"].max_cells or 0
@@ -302,13 +370,15 @@ def run(problem: Problem, solver: Callable[[Problem], Solution] | None = None) -
 def _load_tables(problem: Problem) -> None:
     """The heuristic's tables, loaded (or, for the walking distance, made) before the search
     starts, within its limits: a missing pattern database fails here (``MissingTableError``)."""
-    if problem.heuristic is not None:
+    if problem.heuristic is not None and problem.request.cost == "unit":  # else search.costs reads its own
         from ..heuristics.registry import kernel_heuristic
 
         kernel_heuristic(problem.heuristic, problem.start.height, problem.start.width, problem.target)
 
 
 def _solver(problem: Problem) -> Any:
+    if problem.request.cost != "unit":
+        return load(PRICED[problem.method])
     executor = problem.request.executor
     if problem.method == "idastar" and executor is not None and executor.workers > 1:
         return SPLIT.load()
@@ -327,7 +397,21 @@ def finish(problem: Problem, framed: Solution) -> Solution:
         return _after_prefix(problem, out)
     if not out.solved:
         return out
-    return dataclasses.replace(out, letters=replayed(problem.board, moves, problem.goal), length=len(moves))
+    out = dataclasses.replace(out, letters=replayed(problem.board, moves, problem.goal), length=len(moves))
+    return _costed(out) if out.cost != "unit" else dataclasses.replace(out, cost_total=float(len(moves)))
+
+
+def _costed(out: Solution) -> Solution:
+    """The answer's cost computed again from the tiles pushed (``costs.total``), which must agree with
+    the search's own sum (to the fixed-point rounding of ``sqrt``): else a bug, ``VerificationError``."""
+    from ..costs import SQRT_SCALE, total
+
+    replayed_cost = total(out.moves, out.cost)
+    slack = 1e-9 * max(1.0, replayed_cost) + (len(out.moves) / SQRT_SCALE if out.cost == "sqrt" else 0.0)
+    if out.cost_total is None or abs(out.cost_total - replayed_cost) > slack:
+        raise VerificationError(f"internal error: the search's cost {out.cost_total} is not the replayed "
+                                f"cost {replayed_cost} of its moves")
+    return dataclasses.replace(out, cost_total=replayed_cost)
 
 
 def replayed(board: Board, moves: tuple[int, ...], goal: Goal | Board) -> str:

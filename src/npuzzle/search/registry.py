@@ -6,9 +6,9 @@ A search is one ``Method`` entry: its name, its solver (``"module:function"``, a
 Adding a search means writing its module (and kernel) and adding one entry to ``REGISTRY``.
 
 >>> sorted(REGISTRY)
-['astar', 'astar+idastar', 'beam', 'dps', 'focal', 'idastar', 'realtime']
+['astar', 'astar+idastar', 'beam', 'dps', 'focal', 'idastar', 'realtime', 'ucs']
 >>> METHODS
-('auto', 'idastar', 'astar', 'focal', 'dps', 'astar+idastar', 'beam', 'realtime')
+('auto', 'idastar', 'astar', 'focal', 'dps', 'astar+idastar', 'beam', 'realtime', 'ucs')
 >>> check_pruning("fsm")
 'fsm'
 """
@@ -78,6 +78,8 @@ class Request:
     order: str = _option("korf", arguments.text)
     #: Nodes A*+IDA*'s A* generates before IDA* takes over (None: ``hybrid.TOP_NODES``).
     top_nodes: int | None = _option(None, lambda v, n: v is None or arguments.count(v, n))
+    #: The move-cost model (``npuzzle.costs.COSTS``): ``unit``, ``heavy``, ``inverse`` or ``sqrt``.
+    cost: str = _option("unit", arguments.text)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -126,9 +128,9 @@ _EVERY = frozenset({"timeout", "on_iteration", "on_progress"})
 #: and ``npuzzle solve --help``); ``search.problem.prepare`` refuses any other it is given.
 REGISTRY: dict[str, Method] = {m.name: m for m in (
     Method("idastar", "npuzzle.search.idastar:solve_problem", "optimal, memory-light (Korf 1985)",
-           _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor"}, "IDA*", 256),
+           _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor", "cost"}, "IDA*", 256),
     Method("astar", "npuzzle.search.astar:solve_problem", "optimal, or weighted with a proven bound",
-           _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"}, "A*", 64),
+           _EVERY | {"heuristic", "weight", "max_nodes", "max_memory", "cost"}, "A*", 64),
     Method("focal", "npuzzle.search.focal:solve_problem",
            "at most W times the optimum (--weight W), with the lower bound it proved (focal search, "
            "Pearl & Kim 1982)", _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"}, "focal search", 64),
@@ -146,10 +148,16 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            "any size at once, not optimal (Parberry's algorithm or a greedy refinement)",
            _EVERY | {"realtime_method", "max_memory"}, "real-time method", None,
            "npuzzle.search.realtime:realtime_goal"),
+    Method("ucs", "npuzzle.search.costs:solve_ucs",
+           "optimal under any move-cost model: uniform-cost search (Dijkstra), no bound (small boards)",
+           _EVERY | {"cost", "max_nodes", "max_memory"}, "uniform-cost search", 16),
 )}
 #: IDA* with its tree split over an executor's workers (``Request.executor``): not a name of its own.
 SPLIT = Method("idastar", "npuzzle.search.split:solve_problem", "IDA* split over workers",
                REGISTRY["idastar"].options, "IDA*", REGISTRY["idastar"].max_cells)
+#: The solvers of the methods that take ``cost`` when it is not ``unit`` (``search.costs``).
+PRICED = {"astar": "npuzzle.search.costs:solve_astar", "idastar": "npuzzle.search.costs:solve_idastar",
+          "ucs": "npuzzle.search.costs:solve_ucs"}
 #: A saved distance table (``bfs``), which ``auto`` picks when one is saved (``TABLE_SAVED``), and
 #: the distance table of a goal board's blank cell, for a goal board when neither blank is in a
 #: corner: not names of their own.

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from ..arguments import MAX_WEIGHT
 from ..board import GOALS, Board, Goal
+from ..costs import COSTS
 from ..errors import NPuzzleError
 from ..notation import parse_shape, read_entry
 from .jobs import AnalyzeRequest, SolveRequest
@@ -131,7 +132,8 @@ def read_solve(data: Mapping[str, Any], board: Board, bounds: Bounds) -> SolveRe
     return SolveRequest(position=format_position(board), goal=read_goal(data),
                         method=_choice(data, "method", METHODS, "auto"),
                         heuristic=_choice(data, "heuristic", HEURISTICS, "auto"),
-                        timeout=timeout, weight=_number(data, "weight", 1.0, 1.0, MAX_WEIGHT), cells=board.size)
+                        timeout=timeout, weight=_number(data, "weight", 1.0, 1.0, MAX_WEIGHT), cells=board.size,
+                        cost=_choice(data, "cost", COSTS, "unit"))
 
 
 def read_scramble(query: Mapping[str, str], bounds: Bounds) -> tuple[tuple[int, int], int | None, int | None, Goal]:

@@ -67,6 +67,7 @@ class SolveRequest:
     timeout: float = 30.0
     weight: float = 1.0
     cells: int = 0  # the board's cells (0: not known, never cheap)
+    cost: str = "unit"  # the move-cost model (``npuzzle.costs``)
 
     @property
     def cheap(self) -> bool:
@@ -154,7 +155,7 @@ def _solve(job_id: str, request: SolveRequest | AnalyzeRequest, conn: Connection
     limit = Limit(timeout=request.timeout, max_memory=JOB_MEMORY)
     try:
         solution = solve(request.position, goal=request.goal, method=request.method, heuristic=request.heuristic,
-                         weight=request.weight, limit=limit, on_progress=progress)
+                         weight=request.weight, limit=limit, on_progress=progress, cost=request.cost)
         return "done", job_id, present_jobs.web_solution_record(solution, limit)
     except NPuzzleError as e:
         return "failed", job_id, str(e)
