@@ -248,3 +248,29 @@ def test_auto_takes_a_saved_cost_aware_table_and_too_large_patterns_are_refused(
         prepare(random_walk(4, 4, 10, seed=1), Request(cost="heavy", heuristic="pdb:6-6-3"), "idastar")
     with pytest.raises(InvalidOptionError, match="not admissible"):
         prepare(board, Request(cost="heavy", heuristic="pdb:4-4+wd"), "idastar")
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2)])
+@pytest.mark.parametrize("cost", PRICED)
+@pytest.mark.parametrize("method", ["focal", "dps"])
+def test_focal_search_and_dps_keep_their_bound_under_every_cost_model(shape, cost, method):
+    """Every state of 2x3 and 3x2: the answer costs at most W times the least cost (W = 1:
+    exactly it), its cost is replayed from its tiles, and the bound proven is below the least cost."""
+    exact = dijkstra_costs(*shape, "standard", cost)
+    for i, (state, best) in enumerate(sorted(exact.items())):
+        weight = (1.0, 1.5, 2.0, 3.0)[i % 4]
+        s = solve(Board(*shape, state), method=method, cost=cost, weight=weight)
+        assert s.solved and s.cost == cost and s.board.apply(s.moves).is_goal("standard"), (state, s)
+        paid = math.fsum(NAIVE_COSTS[cost](t) for t in s.moves)
+        assert _close(s.cost_total or 0.0, paid, len(s.moves)), (state, s.cost_total, paid)
+        assert paid <= weight * best + 1e-6 * len(s.moves), (state, weight, paid, best)
+        assert (s.cost_bound or 0.0) <= best + 1e-6 * len(s.moves), (state, s.cost_bound, best)
+        if weight == 1.0:
+            assert _close(paid, best, len(s.moves)), (state, paid, best)
+
+
+def test_focal_search_under_a_cost_model_takes_the_weighted_manhattan_distance_only():
+    board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))
+    assert solve(board, method="dps", cost="heavy", weight=2).heuristic == "manhattan"
+    with pytest.raises(InvalidOptionError, match="focal search and DPS weigh each tile's Manhattan distance"):
+        solve(board, method="focal", cost="heavy", heuristic="lc", weight=2)

@@ -171,8 +171,17 @@ METHODS = ("focal", "dps")
 
 def solve_problem(problem: Problem) -> Solution:
     """Focal search or DPS (``problem.method``) on a prepared problem (see ``search.problem``),
-    with unit move costs."""
-    return run_framed(problem).solution
+    under its cost model (``Request.cost``: each tile's cost per move, ``costs.tile_costs``; a
+    problem under a cost model has no frame, so the tiles keep their numbers)."""
+    cost = problem.request.cost
+    if cost == "unit":
+        return run_framed(problem).solution
+    from ..costs import tile_costs
+
+    assert problem.frame is None  # prepare takes cost models for the goal conventions only
+    run = run_framed(problem, tile_costs(cost, problem.start.size))
+    solved = run.solution.solved
+    return replace(run.solution, cost=cost, cost_total=run.cost if solved else None, cost_bound=run.cost_bound)
 
 
 def run_framed(problem: Problem, tile_cost: np.ndarray | None = None) -> FocalRun:
@@ -415,7 +424,7 @@ class _Search:
             bound, optimal = self.d0, cost <= cost_bound
             proven = f"cost {cost:g}, the optimal cost is at least {cost_bound:g}"
         name = "focal search" if self.method == "focal" else "DPS"
-        note = f"{name} with w = {w}: length <= {w} x optimal; {proven}"
+        note = f"{name} with w = {w}: {'length' if self.unit else 'cost'} <= {w} x optimal; {proven}"
         sol = found_solution(self.board, self.goal, moves, optimal=optimal, stats=self.stats, method=self.method,
                              heuristic=self.heuristic, note=note)
         return self._result(replace(sol, lower_bound=bound), cost)

@@ -119,7 +119,8 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     if request.cost != "unit":
         takes = _takes(chosen, "heuristic")
         assert named is not None  # _check_priced refused the rest
-        spec = _priced(spec if takes else None, request, takes, board, named)
+        spec = _priced(spec if takes else None, request, takes, board, named) if chosen not in FOCAL \
+            else _priced_focal(spec, request)
     if spec is not None and spec.pdb is not None and request.cost == "unit":
         frame, start, target = _toward_tables(spec, frame, start, target)
     elif _method(chosen).toward and load(_method(chosen).toward)(start.height, start.width, target) != target:
@@ -150,6 +151,24 @@ def _check_priced(request: Request, board: Board, named: Goal | None, method: st
     if named is None:
         raise InvalidOptionError(f"cost={request.cost!r} takes the goals 'standard' and 'blank-first' (or their "
                                  "boards), not another goal board")
+
+
+#: The bounded-suboptimal searches (``search.focal``): under a cost model they take the
+#: Manhattan distance weighted by each tile's cost, computed in their kernel.
+FOCAL = ("focal", "dps")
+
+
+def _priced_focal(spec: Spec | None, request: Request) -> Spec:
+    """Focal search's and DPS's heuristic under a non-unit cost model: the cost-weighted Manhattan
+    distance (``auto`` too); pattern databases and conflicts are refused with the reason."""
+    from ..heuristics.registry import MANHATTAN
+
+    if spec is not None and spec.name != "manhattan":
+        raise InvalidOptionError(
+            f"heuristic={spec.name!r} under cost={request.cost!r}: focal search and DPS weigh each tile's "
+            "Manhattan distance by its cost; use 'manhattan' or 'auto' (cost-aware pattern databases: "
+            "method='astar' or method='idastar')")
+    return MANHATTAN
 
 
 def _priced(spec: Spec | None, request: Request, takes: bool, board: Board, named: Goal) -> Spec | None:

@@ -133,10 +133,12 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            _EVERY | {"heuristic", "weight", "max_nodes", "max_memory", "cost"}, "A*", 64),
     Method("focal", "npuzzle.search.focal:solve_problem",
            "at most W times the optimum (--weight W), with the lower bound it proved (focal search, "
-           "Pearl & Kim 1982)", _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"}, "focal search", 64),
+           "Pearl & Kim 1982)", _EVERY | {"heuristic", "weight", "max_nodes", "max_memory", "cost"},
+           "focal search", 64),
     Method("dps", "npuzzle.search.focal:solve_problem",
            "at most W times the optimum (--weight W), with the lower bound it proved (dynamic potential "
-           "search, Gilon, Felner & Stern 2016)", _EVERY | {"heuristic", "weight", "max_nodes", "max_memory"},
+           "search, Gilon, Felner & Stern 2016)",
+           _EVERY | {"heuristic", "weight", "max_nodes", "max_memory", "cost"},
            "dynamic potential search", 64),
     Method("astar+idastar", "npuzzle.search.hybrid:solve_problem",
            "optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf 2019)",
@@ -157,7 +159,8 @@ SPLIT = Method("idastar", "npuzzle.search.split:solve_problem", "IDA* split over
                REGISTRY["idastar"].options, "IDA*", REGISTRY["idastar"].max_cells)
 #: The solvers of the methods that take ``cost`` when it is not ``unit`` (``search.costs``).
 PRICED = {"astar": "npuzzle.search.costs:solve_astar", "idastar": "npuzzle.search.costs:solve_idastar",
-          "ucs": "npuzzle.search.costs:solve_ucs"}
+          "ucs": "npuzzle.search.costs:solve_ucs", "focal": "npuzzle.search.focal:solve_problem",
+          "dps": "npuzzle.search.focal:solve_problem"}
 #: A saved distance table (``bfs``), which ``auto`` picks when one is saved (``TABLE_SAVED``), and
 #: the distance table of a goal board's blank cell, for a goal board when neither blank is in a
 #: corner: not names of their own.
