@@ -305,3 +305,31 @@ def test_an_axis_is_passed_to_the_search_by_its_request_field_name():
         expected["cost"] = "unit"
     assert grid.solve_options(combo) == expected
     assert [a.name for a in grid.AXES][1:] == ["heuristic", "pruning", "weight", "cost"]
+
+
+def test_a_cost_axis_records_each_runs_cost_and_drops_the_unit_facts(tmp_path, capsys):
+    """``--cost unit,heavy``: each heavy run's cost is the least cost (a Dijkstra over every state
+    of 2x3) and its length is not compared with the published unit optimum; Korf's #79 under heavy
+    costs carries neither the published optimum nor Korf's count."""
+    from naive import dijkstra_costs
+
+    out = tmp_path / "costs.csv"
+    status, text, _ = bench(capsys, "random:2x3:4:5", "--method", "idastar,astar", "--cost", "unit,heavy",
+                            "--out", str(out))
+    assert status == 0, text
+    boards = scramble(2, 3, 4, seed=5)
+    least = dijkstra_costs(2, 3, "standard", "heavy")
+    steps = bfs_distances(2, 3)
+    rows = csv_rows(out)
+    assert sorted({(r["method"], r["cost"]) for r in rows}) == [("astar", "heavy"), ("astar", "unit"),
+                                                                 ("idastar", "heavy"), ("idastar", "unit")]
+    for r in rows:
+        tiles = boards[r["instance"] - 1].tiles
+        expected = least[tiles] if r["cost"] == "heavy" else steps[tiles]
+        assert r["status"] == "solved" and r["optimal"] is True and r["cost_total"] == expected, r
+    korf = tmp_path / "korf.jsonl"
+    status, text, _ = bench(capsys, "korf100", "--ids", "79", "--cost", "heavy", "--heuristic", "manhattan",
+                            "--out", str(korf), "--timeout", "30")
+    (row,) = jsonl_rows(korf)
+    assert row["published_optimum"] is None and row["korf_nodes"] is None and row["published_nodes"] is None
+    assert row["status"] != "solved" or (row["cost_total"] or 0) >= (row["length"] or 0)

@@ -304,7 +304,8 @@ def solve_options(combo: dict[str, Any]) -> dict[str, Any]:
 #: and every axis), then the outcome. ``None`` (an empty CSV field) where a value does not apply.
 COLUMNS: tuple[tuple[str, type], ...] = (
     ("set", str), ("goal", str), ("instance", int), ("method", str), ("heuristic", str), ("pruning", str),
-    ("weight", float), ("cost", str), ("status", str), ("length", int), ("optimal", bool), ("published_optimum", int),
+    ("weight", float), ("cost", str), ("status", str), ("length", int), ("cost_total", float), ("optimal", bool),
+    ("published_optimum", int),
     ("lower_bound", int), ("ratio", float), ("expanded", int), ("generated", int), ("cpu_seconds", float),
     ("wall_seconds", float), ("peak_memory", int), ("korf_nodes", int), ("nodes_ok", bool),
     ("published_nodes", int), ("error", str))
@@ -360,18 +361,22 @@ def row(item: Item, combo: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
     from .benchmark import counts_korf_nodes
 
     out: dict[str, Any] = {name: None for name, _ in COLUMNS}
-    out.update(set=item.set, goal=item.goal, instance=item.number, **combo, published_optimum=item.optimum,
-               published_nodes=item.published_nodes, peak_memory=outcome.peak_memory)
+    unit = combo.get("cost") in (None, "unit")  # else the published lengths and counts are not this problem's
+    out.update(set=item.set, goal=item.goal, instance=item.number, **combo, published_optimum=item.optimum if unit
+               else None, published_nodes=item.published_nodes if unit else None, peak_memory=outcome.peak_memory)
     s = outcome.solution
     if s is None:  # nothing searched: no nodes, no time, the trivial bound
         return {**out, "status": "error", "error": outcome.error, "optimal": False, "lower_bound": 0, "expanded": 0,
                 "generated": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0}
     bound = s.initial_lower_bound
-    reference = item.optimum if item.optimum is not None else bound
-    korf = combo["method"] == "idastar" and counts_korf_nodes("idastar", combo["heuristic"], combo["pruning"] or "")
+    reference = item.optimum if item.optimum is not None and unit else bound
+    korf = unit and combo["method"] == "idastar" and counts_korf_nodes("idastar", combo["heuristic"],
+                                                                       combo["pruning"] or "")
+    ratio = (round(s.length / reference, 4) if reference else None) if unit else s.ratio
     out.update(status="solved" if s.solved else "limit", length=s.length if s.solved else None, optimal=s.optimal,
-               lower_bound=bound, ratio=round(s.length / reference, 4) if s.solved and s.length is not None
-               and reference else None, expanded=s.stats.expanded, generated=s.stats.generated,
+               cost_total=s.cost_total if s.solved else None, lower_bound=bound,
+               ratio=ratio if s.solved and s.length is not None else None, expanded=s.stats.expanded,
+               generated=s.stats.generated,
                cpu_seconds=round(s.stats.seconds, 6), wall_seconds=round(s.stats.wall_seconds, 6))
     if korf and item.korf_nodes is not None and s.solved:
         out.update(korf_nodes=item.korf_nodes, nodes_ok=s.stats.generated == item.korf_nodes)
