@@ -372,7 +372,7 @@ def row(item: Item, combo: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
     reference = item.optimum if item.optimum is not None and unit else bound
     korf = unit and combo["method"] == "idastar" and counts_korf_nodes("idastar", combo["heuristic"],
                                                                        combo["pruning"] or "")
-    ratio = (round(s.length / reference, 4) if reference else None) if unit else s.ratio
+    ratio = (round(s.length / reference, 4) if reference and s.length is not None else None) if unit else s.ratio
     out.update(status="solved" if s.solved else "limit", length=s.length if s.solved else None, optimal=s.optimal,
                cost_total=s.cost_total if s.solved else None, lower_bound=bound,
                ratio=ratio if s.solved and s.length is not None else None, expanded=s.stats.expanded,
