@@ -307,16 +307,19 @@ def test_an_axis_is_passed_to_the_search_by_its_request_field_name():
     assert [a.name for a in grid.AXES][1:] == ["heuristic", "pruning", "weight", "cost"]
 
 
-def test_a_cost_axis_records_each_runs_cost_and_drops_the_unit_facts(tmp_path, capsys):
+def test_a_cost_axis_records_each_runs_cost_and_drops_the_unit_facts(tmp_path, capsys, private_store):
     """``--cost unit,heavy``: each heavy run's cost is the least cost (a Dijkstra over every state
     of 2x3) and its length is not compared with the published unit optimum; Korf's #79 under heavy
     costs carries neither the published optimum nor Korf's count."""
     from naive import dijkstra_costs
 
+    from npuzzle import Board, solve
+
     out = tmp_path / "costs.csv"
-    status, text, _ = bench(capsys, "random:2x3:4:5", "--method", "idastar,astar", "--cost", "unit,heavy",
-                            "--out", str(out))
-    assert status == 0, text
+    solve(Board(2, 3, (4, 1, 2, 5, 0, 3)), cost="heavy", heuristic="pdb:3-2")  # a cost-aware table saved: auto's
+    status, text, err = bench(capsys, "random:2x3:4:5", "--method", "idastar,astar", "--cost", "unit,heavy",
+                              "--out", str(out))
+    assert status == 0, text + err
     boards = scramble(2, 3, 4, seed=5)
     least = dijkstra_costs(2, 3, "standard", "heavy")
     steps = bfs_distances(2, 3)

@@ -420,11 +420,14 @@ def plan(sets: Sequence[GridSet], values: dict[str, list[Any]]) -> list[Planned]
 
 def _check_tables(problem: Problem) -> None:
     """``MissingTableError`` naming the build if the problem's pattern database is not built (a
-    search would fail on every position of the set)."""
+    search would fail on every position of the set). Under a cost model other than ``unit`` the
+    tables are the cost-aware ones, made on first use."""
     from .errors import MissingTableError
     from .heuristics import pattern_db
 
     spec, start, target = problem.heuristic, problem.start, problem.target
+    if problem.request.cost != "unit":
+        return
     if spec is not None and spec.pdb is not None and not pattern_db.is_built(spec.pdb, *start.shape, target):
         raise MissingTableError(f"pdb:{spec.pdb} is not built for {start.height}x{start.width} ({target} goal): "
                                 f"{pattern_db.build_command(spec.pdb, *start.shape, target)}")
