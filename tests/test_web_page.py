@@ -139,6 +139,15 @@ def test_no_horizontal_overflow_at_any_board_size_and_44_px_targets_on_the_phone
         assert small == []
         assert browser.execute_script(
             "return [...document.querySelectorAll('#player button')].filter(b => b.offsetParent).length") == 5
+    browser.execute_script("localStorage.setItem('npuzzle.solves.v1', arguments[0])", json.dumps(WIDE_SOLVES))
+    open_page(browser, server, "#3x3/1.2.3.4.5.0.7.8.6/U/t=150", size)
+    clipped = browser.execute_script("""
+        const table = document.getElementById('averages'), card = table.closest('section');
+        table.scrollIntoView();
+        const inner = card.getBoundingClientRect().right - parseFloat(getComputedStyle(card).paddingRight);
+        return [table.getBoundingClientRect().right, inner, table.rows[1].cells[1].textContent];""")
+    browser.execute_script("localStorage.clear()")
+    assert clipped[0] <= clipped[1] and clipped[2] == "1:02.345", clipped  # the averages fit in their card
     overflow = browser.execute_script("""
         const out = [], rows = document.getElementById('rows'), cols = document.getElementById('cols');
         for (let h = 2; h <= 10; h++) for (let w = 2; w <= 10; w++) {
@@ -233,6 +242,10 @@ def test_timed_solves_update_the_timer_moves_and_the_session_averages(server: Se
     assert f"optimal: {len(letters)}" in text(browser, "an-summary")
 
 
+#: The widest averages a session shows: times over a minute, averages of moves over 100.
+WIDE_SOLVES = [{"size": "3x3", "goal": "standard", "kind": "random", "date": "2026-11-26T00:00:00Z", "time": 62345,
+                "moves": 123, "tps": 19.728, "undos": 0, "scramble": "1.2.3.4.5.6.0.7.8", "solution": "LL" * 61 + "R",
+                "times": []}] * 12
 SOLVES = [  # kept by an earlier visit: three random-state 3x3 solves and a random walk's
     {"size": "3x3", "goal": "standard", "kind": "random", "date": "2026-11-26T00:00:00Z", "time": t, "moves": 2,
      "tps": 2 / t * 1000, "undos": 0, "scramble": "1.2.3.4.5.6.0.7.8", "solution": "LL", "times": [0, t]}
