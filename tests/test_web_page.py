@@ -75,6 +75,7 @@ def browser():
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                  "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console, read by the tests
     try:
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     except Exception as e:  # a browser that cannot start here (no display libraries, ...)
@@ -240,6 +241,8 @@ def test_timed_solves_update_the_timer_moves_and_the_session_averages(server: Se
     # the last solve is analysed at once: the optimal length is the solver's
     wait_for(browser, lambda: "Your solution:" in text(browser, "an-summary"))
     assert f"optimal: {len(letters)}" in text(browser, "an-summary")
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []  # every module loaded, nothing thrown
 
 
 #: The widest averages a session shows: times over a minute, averages of moves over 100.
