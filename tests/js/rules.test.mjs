@@ -125,3 +125,13 @@ test("honest bests and plurals", () => {
   assert.equal(formatTime(61234), "1:01.234");
   assert.equal(formatTime(DNF), "DNF");
 });
+
+test("the pure modules touch neither the page nor the page's state: they import only each other", () => {
+  const pure = ["rules.mjs", "moves.mjs", "links.mjs", "stats.mjs"];
+  for (const name of pure) {
+    const source = readFileSync(new URL("../../src/npuzzle/web/static/" + name, import.meta.url), "utf8")
+      .replace(/\/\/.*$/gm, "");   // comments may name the page
+    assert.doesNotMatch(source, /\b(document|window|localStorage|navigator|location|fetch|performance|history)\b/, name);
+    for (const [, from] of source.matchAll(/\bfrom\s+"([^"]+)"/g)) assert.ok(pure.includes(from.replace("./", "")), `${name} imports ${from}`);
+  }
+});

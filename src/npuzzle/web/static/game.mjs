@@ -164,7 +164,7 @@ function solved() {
   addSolve(solve);
   const random = solve.kind === "random";
   const best = random && isNewBest(before.time.best.single, ms);
-  const first = random && before.count === 0;
+  const first = random && typeof before.time.best.single !== "number";   // no solve of this size before (DNFs aside)
   celebrate();
   notice(`Solved in ${formatTime(ms)} s, ${plural(solve.moves, "move")} (${solve.mtm} line), ${solve.tps.toFixed(2)} moves/s` +
          (best ? " — a new best!" : first ? ` — your first ${solve.size} solve here` : "") +
