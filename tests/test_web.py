@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -190,6 +191,9 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(server: Server):
             assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
             body = response.read().decode()
         assert "http://" not in body and "https://" not in body  # nothing fetched from other sites
+        if path == "/":  # the modules app.mjs imports are fetched at once, not one level after another
+            preloaded = re.findall(r'<link rel="modulepreload" href="/static/([\w.]+)">', body)
+            assert sorted(preloaded) == sorted(m for m in modules if m != "app.mjs")
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it():
