@@ -28,6 +28,7 @@ from __future__ import annotations
 import doctest
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -162,6 +163,8 @@ def api_server(store: Path) -> Iterator[str]:
     """``npuzzle serve`` on 127.0.0.1 and a free port, for the blocks that use the API: its address."""
     pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
     pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+    if shutil.which("curl") is None:
+        pytest.skip("the HTTP examples need curl, which is not installed")
     sys.path.insert(0, str(REPO / "tests"))
     from web_server import running_server
 
@@ -320,3 +323,22 @@ def test_a_broken_internal_link_fails_the_build(tmp_path: Path) -> None:
                     encoding="utf-8")
     result = sphinx_build(source, tmp_path / "out", builder="dummy")
     assert result.returncode != 0 and "no-such-page" in result.stderr, result.stderr
+
+
+def test_the_version_licence_and_citation_agree() -> None:
+    """One version (pyproject, the package, CITATION.cff, the How-to-cite page, the changelog's
+    released section) and one licence (MIT: pyproject, LICENSE, CITATION.cff)."""
+    import tomllib
+
+    import npuzzle
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    version = project["version"]
+    citation = (REPO / "CITATION.cff").read_text(encoding="utf-8")
+    assert npuzzle.__version__ == version
+    assert f'\nversion: "{version}"\n' in citation and "\nlicense: MIT\n" in citation
+    assert f"Version {version}" in (DOCS / "cite.md").read_text(encoding="utf-8")
+    assert f"\n## {version} (" in (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert project["license"] == {"text": "MIT"}
+    licence = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n") and "Copyright (c) 2026 the npuzzle authors" in licence
