@@ -13,14 +13,13 @@ Nothing is fetched from the network.
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
 if (HERE.parent / "src" / "npuzzle").is_dir():  # a checkout: document its code, not an installed copy
     sys.path.insert(0, str(HERE.parent / "src"))
-
-import tomllib
 
 PYPROJECT = tomllib.loads((HERE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 project = "npuzzle"
@@ -51,9 +50,9 @@ html_static_path = ["_static"]
 # Code blocks scroll or wrap on a phone, tables scroll inside their own box (furo's wrapper).
 html_css_files = ["npuzzle.css"]
 html_theme_options: dict[str, object] = {}
-if REPOSITORY:
-    html_theme_options.update(source_repository=REPOSITORY, source_branch="main", source_directory="docs/",
-                              top_of_page_buttons=["view"])
+if REPOSITORY:  # a plain link at the foot of every page (furo reads source_repository only on a few hosts)
+    html_theme_options["footer_icons"] = [{"name": "Repository", "url": REPOSITORY, "html": "Source code",
+                                           "class": ""}]
 # The copy button copies the commands and Python lines only: no "$ ", ">>> " or "... " prompt, and
 # no output.
 copybutton_prompt_text = r"\$ |>>> |\.\.\. "
