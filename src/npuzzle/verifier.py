@@ -13,6 +13,8 @@ is not given.
 ('solved', 2, 0)
 >>> verify_moves(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), "L R R").illegal_index
 2
+>>> score(verify_moves(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), "L, R, L, L"))
+0.5
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from .notation import parse_moves
 SOLVED, ILLEGAL, NOT_SOLVED = "solved", "illegal", "not-solved"
 #: The nodes IDA* may take to find the optimum of a board of up to 16 cells for the excess.
 OPTIMUM_NODES = 5_000_000
+#: The score of legal moves that do not reach the goal (``score``).
+UNSOLVED_CREDIT = 0.01
 
 Move = int | str | Direction
 
@@ -118,3 +122,19 @@ def optimal_distance(board: Board, goal: Goal = "standard") -> tuple[int | None,
     if sol.solved and sol.optimal:
         return sol.length, f"idastar/{sol.heuristic}"
     return None, ""
+
+
+def score(verdict: Verdict, best: int | None = None) -> float | None:
+    """A grader's score of the answer: 1.0 for a shortest solution, ``best / length`` for a longer
+    one, ``UNSOLVED_CREDIT`` for legal moves (at least one) that do not reach the goal, 0.0 for an
+    illegal move or no moves at all. ``best`` is the shortest length known (the optimum; or the
+    length of a known solution, a solution no longer than it then scoring 1.0), by default the
+    verdict's ``optimum``; None if a solution is scored with neither (its quality is unknown)."""
+    if verdict.status == ILLEGAL:
+        return 0.0
+    if verdict.status == NOT_SOLVED:
+        return UNSOLVED_CREDIT if verdict.played else 0.0
+    best = verdict.optimum if best is None else best
+    if best is None:
+        return None
+    return 1.0 if verdict.played <= best else best / verdict.played
