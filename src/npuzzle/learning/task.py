@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board import Board, Goal, check_goal, check_shape
-from ..errors import InvalidOptionError, NPuzzleError
+from ..errors import InvalidOptionError
 from ..notation import format_position
 from ..search import labels
 
@@ -227,16 +227,12 @@ def make_entry(config: TaskConfig, index: int, seed: int | None = None) -> dict[
 
 def score_answer(answer: object, entry: Mapping[str, Any]) -> float:
     """The score of ``answer`` (a move string) for ``entry`` (see the module's docstring): the
-    moves replayed from the entry's board (``verifier.verify_moves``), scored against the entry's
+    moves replayed from the entry's board (``verifier.verify_answer``), scored against the entry's
     optimum (or the length of its answer, where the optimum is not known)."""
-    from ..verifier import score, verify_moves
+    from ..verifier import score, verify_answer
 
     if not isinstance(answer, str) or not answer.strip():
         return 0.0
     meta = entry["metadata"]
     board = Board(meta["rows"], meta["cols"], tuple(t for row in meta["board"] for t in row))
-    try:
-        verdict = verify_moves(board, answer, meta["goal"], optimum=False)
-    except NPuzzleError:
-        return 0.0
-    return score(verdict, meta["upper_bound"]) or 0.0
+    return score(verify_answer(board, answer, meta["goal"], optimum=False), meta["upper_bound"]) or 0.0
