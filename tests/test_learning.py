@@ -252,3 +252,26 @@ def test_reasoning_gym_composite_scores_through_our_task(rg):
     for e in data:
         assert data.score_answer(e["answer"], e) == 1.0
         assert data.score_answer(e["answer"] + _illegal_first(Board.goal(2, 3)), e) == 0.0
+
+
+def _run(code: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_package_loads_nothing_heavy():
+    _run("import sys, npuzzle.learning; assert not {'numpy', 'numba', 'npuzzle.learning.task'} & set(sys.modules)")
+
+
+def test_without_reasoning_gym_the_module_imports_and_registers_nothing():
+    _run("import sys; sys.modules['reasoning_gym'] = None\n"  # as if it were not installed: import fails
+         "import npuzzle.learning.reasoning_gym as ours\n"
+         "assert ours.REGISTERED is False and ours.Dataset is None\n"
+         "from npuzzle.learning.task import TaskConfig, make_entry, score_answer\n"
+         "e = make_entry(TaskConfig(rows=2, cols=3, min_distance=4, max_distance=4, seed=1), 0)\n"
+         "assert score_answer(e['answer'], e) == 1.0")
