@@ -41,6 +41,7 @@ def _check_against_bfs(data: list[dict], height: int, width: int, lo: int, hi: i
         board = Board(height, width, tiles)
         assert meta["optimum"] == meta["lower_bound"] == meta["upper_bound"] == dist[tiles]
         assert lo <= dist[tiles] <= hi and meta["exact"] is True
+        assert (meta["shape"], meta["rows"], meta["cols"]) == (f"{height}x{width}", height, width)
         assert meta["optimal_solutions"] == counts[tiles]
         assert meta["manhattan"] == naive_manhattan(tiles, width)
         assert len(e["answer"]) == dist[tiles] and board.apply(e["answer"]).is_goal()

@@ -42,7 +42,7 @@ from typing import Any
 
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidOptionError
-from ..notation import format_position
+from ..notation import format_position, format_shape
 from ..search import labels
 
 #: The name of the data set.
@@ -204,12 +204,19 @@ def question(board: Board, goal: Goal = "standard") -> str:
 
 def entry(board: Board, config: TaskConfig, index: int = 0) -> dict[str, Any]:
     """The entry of ``board``: ``question``, ``answer`` (a shortest solution known, as letters) and
-    ``metadata`` (the labels; see ``docs/howto/datasets.md``)."""
+    ``metadata``: ``source_dataset`` and ``source_index`` (reasoning-gym's), ``shape``, ``rows``,
+    ``cols``, ``board`` (rows of tiles, 0 the blank), ``position`` (rows notation), ``goal``,
+    ``scramble``, ``optimum`` (the exact distance, None where not proven), ``exact``,
+    ``lower_bound`` and ``upper_bound`` (certified: both the optimum where exact), ``labelled_by``
+    (``bfs-table``, ``idastar/HEURISTIC`` or ``beam``), ``optimal_solutions`` (their number, on
+    boards of up to ``COUNTED_CELLS`` cells; None beyond), ``manhattan`` and ``difficulty``
+    (reasoning-gym's: the configured distance range)."""
     goal = check_goal(config.goal)
     found = label(board, goal)
     metadata = {
         "source_dataset": DATASET_NAME, "source_index": index,
-        "rows": board.height, "cols": board.width, "board": [list(row) for row in board.rows()],
+        "shape": format_shape(board.shape), "rows": board.height, "cols": board.width,
+        "board": [list(row) for row in board.rows()],
         "position": format_position(board), "goal": goal, "scramble": config.scramble,
         "optimum": found.lower if found.exact else None, "exact": found.exact,
         "lower_bound": found.lower, "upper_bound": found.upper, "labelled_by": found.by,
