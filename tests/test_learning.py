@@ -162,7 +162,7 @@ def test_entries_depend_only_on_the_seed_and_the_index():
     ({"rows": 1}, "rows"), ({"cols": "3"}, "cols"), ({"min_distance": 0}, "min_distance"),
     ({"min_distance": 9, "max_distance": 8}, "max_distance"), ({"scramble": "shuffle"}, "scramble"),
     ({"size": 0}, "size"), ({"seed": -1}, "seed"), ({"min_distance": 32, "max_distance": 40}, "31 moves"),
-    ({"goal": "middle"}, "goal"),
+    ({"goal": "middle"}, "goal"), ({"rows": 16, "cols": 17}, "at most 256 cells"),
 ])
 def test_bad_configurations_are_refused(fields, word):
     with pytest.raises(ValueError, match=word):

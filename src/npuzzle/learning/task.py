@@ -56,6 +56,8 @@ MAX_DRAWS = 2_000_000
 #: Positions drawn at once on boards labelled from the exact table (one at a time on larger ones,
 #: each labelled by a search).
 BATCH = 1024
+#: The largest board of a task (16x16: the beam search labels it; its prompt is already long).
+MAX_CELLS = 256
 #: The distance levels of the curriculum (3x3 distances go up to 31).
 DISTANCE_LEVELS = (1, 5, 10, 15, 20, 25, 31)
 
@@ -87,6 +89,9 @@ class TaskConfig:
         _whole(self.rows, "rows", 2)
         _whole(self.cols, "cols", 2)
         check_shape(self.rows, self.cols)
+        if self.rows * self.cols > MAX_CELLS:
+            raise InvalidOptionError(f"rows x cols = {self.rows}x{self.cols}: a task's board has at most {MAX_CELLS} "
+                                     "cells")
         _whole(self.min_distance, "min_distance", 1)
         _whole(self.max_distance, "max_distance", self.min_distance)
         _whole(self.size, "size", 1)
