@@ -4,7 +4,7 @@
 //
 // Modules: the pure ones (rules, moves, links, stats) touch neither the page nor any state and
 // are tested with node (tests/js); state holds the page's one mutable state; the views (board,
-// game, replay, session, analysis, solver, share, input) draw and answer the page; this one wires
+// game, replay, solves, analysis, solver, share, input) draw and answer the page; this one wires
 // them up.
 import { S } from "./state.mjs";
 import { $, focusBoard, notice, say } from "./dom.mjs";
@@ -13,7 +13,7 @@ import { api } from "./api.mjs";
 import { colour, layout, render } from "./board.mjs";
 import { newScramble, redo, reset, setShape, startAttempt, undo } from "./game.mjs";
 import { stepTo, stopPlaying, togglePlay } from "./replay.mjs";
-import { clearSize, exportCsv, exportJson, showSession } from "./session.mjs";
+import { clearSize, exportCsv, exportJson, showSession } from "./solves.mjs";
 import { allOptimal, analyse, loadAnalysed, optimalFromHere } from "./analysis.mjs";
 import { cancel, solve } from "./solver.mjs";
 import { copyLink, hashNow, opened } from "./share.mjs";

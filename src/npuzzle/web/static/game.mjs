@@ -8,7 +8,7 @@ import { formatTime, isNewBest, plural, summary } from "./stats.mjs";
 import { api } from "./api.mjs";
 import { build, celebrate, render, solvedNow, tick } from "./board.mjs";
 import { closeReplay, openReplay, stepTo, stopPlaying } from "./replay.mjs";
-import { addSolve, loadSolves, showSession } from "./session.mjs";
+import { addSolve, loadSolves, showSession } from "./solves.mjs";
 import { analyseSolve, clearAnalysis } from "./analysis.mjs";
 import { clearSolver } from "./solver.mjs";
 
