@@ -24,7 +24,7 @@ from npuzzle.cli import main
 from npuzzle.cluster import solve_many
 from npuzzle.heuristics.registry import parse as parse_heuristic
 from npuzzle.instances import random_board, scramble
-from npuzzle.search import solve
+from npuzzle.search import Request, prepare, solve
 from npuzzle.search.idastar import idastar
 from npuzzle.search.split import MAX_DEPTH, Job, Pool, frontier, split_idastar, workers_for
 
@@ -74,16 +74,20 @@ def test_a_batch_gives_the_serial_solutions_in_order(pool):
     items = [(b, "standard") for shape in SHAPES for b in boards(shape, 3, seed=7)]
     items += [(npuzzle.parse("bc9e80df3412a756"), "standard"), (boards((3, 3), 1, 3)[0], "blank-first")]
     items = [(b, g) for b, g in items if b.unsolvable_reason(g) is None]
-    parallel = list(solve_many(items, pool, method="idastar", heuristic="wd+id"))
+    problems = [prepare(b, Request(goal=g, heuristic="wd+id"), "idastar") for b, g in items]
+    parallel = list(solve_many(problems, pool))
     serial = [solve(b, goal=g, method="idastar", heuristic="wd+id") for b, g in items]
     assert [s.moves for s in parallel] == [s.moves for s in serial]
     assert [s.stats.generated for s in parallel] == [s.stats.generated for s in serial]
     assert [s.board for s in parallel] == [b for b, _ in items]
 
 
-def test_callbacks_do_not_cross_processes(pool):
-    with pytest.raises(ValueError, match="no callbacks"):
-        list(solve_many([(Board.goal(2, 3), "standard")], pool, on_progress=print))
+def test_callbacks_stay_in_this_process(pool):
+    calls = []
+    problem = prepare(npuzzle.parse("8 6 7/2 5 4/3 0 1"), Request(heuristic="lc", on_progress=calls.append,
+                                                                   on_iteration=lambda *a: calls.append(a)))
+    (solution,) = solve_many([problem], pool)  # a closure cannot be pickled: it is not sent
+    assert solution.length == 31 and calls == []
 
 
 def test_the_python_api():

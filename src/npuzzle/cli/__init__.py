@@ -127,11 +127,12 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
     """The arguments; positions given on both sides of an option (``solve A --json B``) are all
     taken (argparse alone stops collecting them at the first option)."""
     args, extra = parser.parse_known_args(argv)
-    if extra and isinstance(getattr(args, "positions", None), list) and not any(
-            e.startswith("-") and e != "-" for e in extra):
+    if not extra:
+        return args
+    if isinstance(getattr(args, "positions", None), list) and not any(e.startswith("-") and e != "-" for e in extra):
         args.positions += extra
         return args
-    return parser.parse_args(argv)  # the usage error for what is left over
+    return parser.parse_args(argv)  # the usage error for what is left over (argparse exits)
 
 
 def _show_warning(command: str, message: Warning | str, category: type[Warning], filename: str, lineno: int,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -163,18 +163,9 @@ def solve_problem(problem: Problem) -> Solution:
                 problem.pruning, request.on_progress)
 
 
-def idastar(
-    board: Board,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    order: str = "korf",
-    limit: Limit | None = None,
-    on_iteration: IterationCallback | None = None,
-    pruning: str = "auto",
-    on_progress: ProgressCallback | None = None,
-) -> Solution:
-    """Optimal solution of ``board`` by IDA*.
+def idastar(board: Board, *, heuristic: str = "manhattan", **options: Any) -> Solution:
+    """Optimal solution of ``board`` by IDA*; ``options`` are ``Request`` fields by name (``goal``,
+    ``order``, ``limit``, ``on_iteration``, ``pruning``, ``on_progress``, ...).
 
     ``heuristic`` is ``"manhattan"``, ``"lc"`` (Manhattan plus linear conflict) or any name
     ``heuristics.registry`` parses (``"wd+id"``, ``"pdb:6-6-3+wd"``, ...); ``order`` names
@@ -187,10 +178,9 @@ def idastar(
     >>> idastar(Board(2, 3, (1, 2, 3, 0, 4, 5)), heuristic="lc").letters
     'LL'
     """
-    if order not in ORDERS:
-        raise InvalidOptionError(f"order={order!r}: use one of {', '.join(ORDERS)}")
-    request = Request(goal, heuristic, limit, pruning=pruning, on_iteration=on_iteration, on_progress=on_progress,
-                      order=order)
+    request = Request(heuristic=heuristic, **options)
+    if request.order not in ORDERS:
+        raise InvalidOptionError(f"order={request.order!r}: use one of {', '.join(ORDERS)}")
     return run_problem(prepare(board, request, "idastar"))
 
 
@@ -355,7 +345,8 @@ class Probe:
 
     def __init__(self, height: int, width: int, goal: Goal = "standard", heuristic: str = "auto",
                  limit: Limit | None = None, pruning: str = "auto") -> None:
-        problem = prepare(Board.goal(height, width, goal), Request(goal, heuristic, limit, pruning=pruning), "idastar")
+        request = Request(goal=goal, heuristic=heuristic, limit=limit, pruning=pruning)
+        problem = prepare(Board.goal(height, width, goal), request, "idastar")
         assert problem.heuristic is not None  # IDA* takes one: prepare resolved it
         self.heuristic, self.pruning, self.goal = problem.heuristic, problem.pruning, problem.goal
         self.frame, self.target = problem.frame, problem.target  # the turn onto the tables' goal, if any

@@ -385,22 +385,12 @@ def solve_problem(problem: Problem) -> Solution:
     return run.search(board, bound, request.on_iteration, note=f"split over {executor.workers} workers")
 
 
-def split_idastar(
-    board: Board,
-    executor: Executor,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    limit: Limit | None = None,
-    pruning: str = "auto",
-    on_iteration: Callable[[Iteration, bool], None] | None = None,
-    on_progress: ProgressCallback | None = None,
-) -> Solution:
+def split_idastar(board: Board, executor: Executor, *, heuristic: str = "manhattan", **options: Any) -> Solution:
     """Optimal solution of ``board`` by IDA* with its subtrees run by ``executor`` (see the
     module docstring). Same answer as ``idastar.idastar``; ``stats.seconds`` is the CPU time of
-    this process and every task."""
-    request = Request(goal, heuristic, limit, pruning=pruning, on_iteration=on_iteration, on_progress=on_progress,
-                      executor=executor)
+    this process and every task. ``options`` are ``Request`` fields by name (``goal``, ``limit``,
+    ``pruning``, ``on_iteration``, ``on_progress``)."""
+    request = Request(heuristic=heuristic, executor=executor, **options)
     return run_problem(prepare(board, request, "idastar"), solve_problem)
 
 
