@@ -136,7 +136,8 @@ def _warm(heuristic: Spec, height: int, width: int, goal: Goal, pruning: str) ->
     start = start.move(start.movable_tiles()[0])
     # One move from the goal: a few nodes with sound tables; the node limit stops it on any other.
     limit = Limit(max_nodes=_WARM_NODES)
-    _run(start, goal, heuristic, "korf", limit, None, Clock(limit), pruning)
+    if _run(start, goal, heuristic, "korf", limit, None, Clock(limit), pruning).status == INTERRUPTED:
+        raise KeyboardInterrupt  # Ctrl-C while the kernel compiled or loaded: the search is not started
 
 
 #: Nodes a warm-up search may generate (it compiles the kernel; its result is not used).
