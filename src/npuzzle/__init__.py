@@ -125,28 +125,24 @@ def solve(
     - ``options``: any other ``search.Request`` field (``order``, ``top_nodes``); an option the
       method does not take is refused (the table: ``npuzzle solve --help``).
 
-    Raises ``UnsolvableError`` if the goal cannot be reached (with the parity reason),
-    ``InvalidBoardError`` for a bad position, ``InvalidOptionError`` and ``InvalidTypeError``.
+    Raises ``UnsolvableError`` (with the reason), ``InvalidBoardError``, ``InvalidOptionError``, ``InvalidTypeError``.
 
     >>> solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="lc", timeout=10).letters
     'LL'
     >>> solve("0 1 2/3 4 5/6 7 8", goal=parse("1 0 2/3 4 5/6 7 8"), method="idastar").moves  # a goal board
     (1,)
     """
-    from .search import Request, prepare, run
-    from .search.registry import check_fields
+    from .search import prepare, registry, run
 
-    # The request's own fields are checked when it is made; these are the rest.
     check_options({"method": method, "goal": goal, "timeout": timeout, "max_nodes": max_nodes, "jobs": jobs,
-                   "max_memory": max_memory, "shape": shape, "scheduler": scheduler})
-    check_fields(options, "solve")
+                   "max_memory": max_memory, "shape": shape, "scheduler": scheduler})  # Request checks the rest
     board = _board(board, shape, limit)
     with _workers(jobs, scheduler) as executor:
-        request = Request(goal=_goal(goal, board), heuristic=heuristic, weight=weight, pruning=pruning,
-                          realtime_method=realtime_method, limit=_limit(limit, timeout, max_nodes, max_memory),
-                          on_iteration=on_iteration, on_progress=on_progress, executor=executor, budget=budget,
-                          **options)
-        return run(prepare(board, request, method))
+        return run(prepare(board, registry.Request(
+            goal=_goal(goal, board), heuristic=heuristic, weight=weight, pruning=pruning,
+            realtime_method=realtime_method, limit=_limit(limit, timeout, max_nodes, max_memory),
+            on_iteration=on_iteration, on_progress=on_progress, executor=executor, budget=budget,
+            **registry.check_fields(options, "solve")), method))
 
 
 def _workers(jobs: int, scheduler: str | None) -> AbstractContextManager[Executor | None]:

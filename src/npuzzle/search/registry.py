@@ -16,7 +16,7 @@ Adding a search means writing its module (and kernel) and adding one entry to ``
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
@@ -107,13 +107,14 @@ class Request:
         return replace(self, on_iteration=None, on_progress=None, executor=None)
 
 
-def check_fields(names: Iterable[str], where: str) -> None:
-    """``InvalidTypeError`` for the first of ``names`` that is no ``Request`` field (``where``: the
-    function given it)."""
+def check_fields(options: dict[str, Any], where: str) -> dict[str, Any]:
+    """``options`` if each is a ``Request`` field, else ``InvalidTypeError`` for the first that is
+    not (``where``: the function given it)."""
     known = [f.name for f in fields(Request)]
-    unknown = sorted(set(names) - set(known))
+    unknown = sorted(set(options) - set(known))
     if unknown:
         raise InvalidTypeError(f"{where}() got an unknown option {unknown[0]}=: the options are {', '.join(known)}")
+    return options
 
 
 @dataclass(frozen=True)
