@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -179,13 +180,20 @@ def test_an_oversize_request_is_refused_before_it_is_read(server: Server):
 
 def test_the_page_and_its_files_are_served_with_a_strict_policy(server: Server):
     import urllib.request
+    from importlib.resources import files
 
-    for path, kind in (("/", "text/html"), ("/static/app.js", "text/javascript"), ("/static/style.css", "text/css")):
+    modules = [f.name for f in files("npuzzle.web").joinpath("static").iterdir() if f.name.endswith(".mjs")]
+    assert "app.mjs" in modules and len(modules) >= 10  # the page's JavaScript modules, each served
+    for path, kind in (("/", "text/html"), ("/static/style.css", "text/css"),
+                       *((f"/static/{name}", "text/javascript") for name in modules)):
         with urllib.request.urlopen(server.url + path, timeout=30) as response:
             assert response.headers["Content-Type"].startswith(kind)
             assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
             body = response.read().decode()
         assert "http://" not in body and "https://" not in body  # nothing fetched from other sites
+        if path == "/":  # the modules app.mjs imports are fetched at once, not one level after another
+            preloaded = re.findall(r'<link rel="modulepreload" href="/static/([\w.]+)">', body)
+            assert sorted(preloaded) == sorted(m for m in modules if m != "app.mjs")
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it():

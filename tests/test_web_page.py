@@ -31,6 +31,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 from web_server import Server, running_server  # noqa: E402
 
 from npuzzle import Board  # noqa: E402
+from npuzzle.notation import format_letters  # noqa: E402
 
 #: Where Debian's packages put the browser and its driver (else found on the PATH).
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -39,6 +40,7 @@ CHROMEDRIVER = shutil.which("chromedriver")
 WAIT = 300
 #: The sizes the page is checked at: (width, height, a phone with touch).
 PHONE, TABLET, DESKTOP = (390, 844, True), (768, 1024, False), (1280, 800, False)
+NARROW = (320, 640, True)  # the narrowest phone the page is made for
 KEYS = {"L": Keys.ARROW_LEFT, "R": Keys.ARROW_RIGHT, "U": Keys.ARROW_UP, "D": Keys.ARROW_DOWN}
 SOLVED_3X3 = "1 2 3 4 5 6 7 8 0"
 #: Set by ``.ci/run`` when the browser is installed: then no browser is a failure, not a skip.
@@ -73,6 +75,7 @@ def browser():
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                  "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console, read by the tests
     try:
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     except Exception as e:  # a browser that cannot start here (no display libraries, ...)
@@ -127,16 +130,25 @@ def is_a_board(driver) -> bool:
     return sorted(board.tiles) == list(range(board.size))
 
 
-@pytest.mark.parametrize("size", [PHONE, TABLET, DESKTOP], ids=["phone", "tablet", "desktop"])
+@pytest.mark.parametrize("size", [NARROW, PHONE, TABLET, DESKTOP], ids=["320px", "phone", "tablet", "desktop"])
 def test_no_horizontal_overflow_at_any_board_size_and_44_px_targets_on_the_phone(server: Server, browser, size):
     open_page(browser, server, "#3x3/1.2.3.4.5.0.7.8.6/U/t=150", size)  # a replay: its buttons shown too
-    if size is PHONE:
+    if size[2]:
         small = browser.execute_script("""
             return [...document.querySelectorAll('button, select, input')].filter(b => b.offsetParent !== null)
               .map(b => [b.id || b.textContent, b.getBoundingClientRect().height]).filter(([, h]) => h < 44);""")
         assert small == []
         assert browser.execute_script(
             "return [...document.querySelectorAll('#player button')].filter(b => b.offsetParent).length") == 5
+    browser.execute_script("localStorage.setItem('npuzzle.solves.v1', arguments[0])", json.dumps(WIDE_SOLVES))
+    open_page(browser, server, "#3x3/1.2.3.4.5.0.7.8.6/U/t=150", size)
+    clipped = browser.execute_script("""
+        const table = document.getElementById('averages'), card = table.closest('section');
+        table.scrollIntoView();
+        const inner = card.getBoundingClientRect().right - parseFloat(getComputedStyle(card).paddingRight);
+        return [table.getBoundingClientRect().right, inner, table.rows[1].cells[1].textContent];""")
+    browser.execute_script("localStorage.clear()")
+    assert clipped[0] <= clipped[1] and clipped[2] == "1:02.345", clipped  # the averages fit in their card
     overflow = browser.execute_script("""
         const out = [], rows = document.getElementById('rows'), cols = document.getElementById('cols');
         for (let h = 2; h <= 10; h++) for (let w = 2; w <= 10; w++) {
@@ -210,16 +222,33 @@ def test_timed_solves_update_the_timer_moves_and_the_session_averages(server: Se
         assert text(browser, "tps") == f"{len(letters) / (last['time'] / 1000):.2f}"
         assert browser.find_element(By.CSS_SELECTOR, "#avg-single td").text == f"{last['time'] / 1000:.3f}"
         assert len(browser.find_elements(By.CSS_SELECTOR, "#solves li")) == count
+        # the line moves (MTM): a run of one letter is one line slid
+        runs = len(re.sub(r"\d", "", format_letters(letters)))
+        assert text(browser, "mtm") == str(runs) and last["mtm"] == runs and f"({runs} line)" in text(browser, "notice")
+        # honest: the first solve of a size is no "new best", a later one only if it beats them all
+        earlier = [s["time"] for s in solves[:-1]]
+        assert ("a new best!" in text(browser, "notice")) == (bool(earlier) and last["time"] < min(earlier))
+        assert ("your first 3x3 solve" in text(browser, "notice")) == (count == 1)
+        assert text(browser, "session-size") == f"3x3 · {count} random-state solve{'s' if count > 1 else ''}"
     times = [s["time"] for s in solves]
-    assert browser.find_element(By.CSS_SELECTOR, "#avg-ao5 td").text == f"{_average(times) / 1000:.3f}"
+    ao5 = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#avg-ao5 td")]
+    assert ao5[0] == f"{_average(times) / 1000:.3f}"
+    assert ao5[2] == f"{_average([s['moves'] for s in solves]):.1f}"  # moves and moves/s are averaged too
+    assert ao5[3] == f"{_average([s['tps'] for s in solves]):.2f}"
     assert browser.find_element(By.CSS_SELECTOR, "#avg-ao12 td").text == "–"
     best = browser.find_elements(By.CSS_SELECTOR, "#avg-single td")[1].text
     assert best == f"{min(times) / 1000:.3f}"
     # the last solve is analysed at once: the optimal length is the solver's
     wait_for(browser, lambda: "Your solution:" in text(browser, "an-summary"))
     assert f"optimal: {len(letters)}" in text(browser, "an-summary")
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []  # every module loaded, nothing thrown
 
 
+#: The widest averages a session shows: times over a minute, averages of moves over 100.
+WIDE_SOLVES = [{"size": "3x3", "goal": "standard", "kind": "random", "date": "2026-11-26T00:00:00Z", "time": 62345,
+                "moves": 123, "tps": 19.728, "undos": 0, "scramble": "1.2.3.4.5.6.0.7.8", "solution": "LL" * 61 + "R",
+                "times": []}] * 12
 SOLVES = [  # kept by an earlier visit: three random-state 3x3 solves and a random walk's
     {"size": "3x3", "goal": "standard", "kind": "random", "date": "2026-11-26T00:00:00Z", "time": t, "moves": 2,
      "tps": 2 / t * 1000, "undos": 0, "scramble": "1.2.3.4.5.6.0.7.8", "solution": "LL", "times": [0, t]}
@@ -243,15 +272,17 @@ def test_the_session_is_kept_shown_and_exported(server: Server, browser):
     browser.execute_script("localStorage.clear(); localStorage.setItem('npuzzle.solves.v1', arguments[0])",
                            json.dumps(SOLVES))
     open_page(browser, server, "#3x3/1.2.3.4.5.6.0.7.8")
-    current, best = (td.text for td in browser.find_elements(By.CSS_SELECTOR, "#avg-single td"))
+    current, best, moves, tps = (td.text for td in browser.find_elements(By.CSS_SELECTOR, "#avg-single td"))
     assert (current, best) == ("3.000", "2.500")  # the walk's 1.000 is no random-state single
+    assert (moves, tps) == ("2", f"{2 / 3:.2f}")  # the last random-state single's moves and moves/s
+    assert text(browser, "session-size") == "3x3 · 3 random-state solves"
     assert [li.text.split(" s ")[0] for li in browser.find_elements(By.CSS_SELECTOR, "#solves li")] == [
         "1.000", "3.000", "2.500", "4.000"]
     name, csv = browser.execute_async_script(DOWNLOAD, "export-csv")
     lines = csv.splitlines()
     assert name == "npuzzle-solves.csv" and len(lines) == 5
-    assert lines[0] == "size,goal,kind,date,time_ms,moves,tps,undos,scramble,solution,times_ms"
-    assert lines[2] == "3x3,standard,random,2026-11-26T00:00:00Z,2500,2,0.8,0,1.2.3.4.5.6.0.7.8,LL,0 2500"
+    assert lines[0] == "size,goal,kind,date,time_ms,dnf,moves,mtm,tps,undos,scramble,solution,times_ms"
+    assert lines[2] == "3x3,standard,random,2026-11-26T00:00:00Z,2500,0,2,1,0.8,0,1.2.3.4.5.6.0.7.8,LL,0 2500"
     name, exported = browser.execute_async_script(DOWNLOAD, "export-json")
     assert name == "npuzzle-solves.json" and json.loads(exported) == SOLVES
     browser.find_elements(By.CSS_SELECTOR, "#solves li button")[1].click()  # replay the 3.000 s solve
@@ -381,14 +412,22 @@ def test_a_walk_scrambled_4x4_moved_by_keyboard_is_solved_from_there(server: Ser
     Select(browser.find_element(By.ID, "walk")).select_by_value("30")
     browser.find_element(By.ID, "scramble").click()
     wait_for(browser, lambda: "Random walk of 30 moves" in text(browser, "notice"))
-    board = board_of(browser)
+    board, letters_played = board_of(browser), ""
     for _ in range(2):
         letter = next(x for x in "LURD" if _legal(board, x))
         press(browser, letter)
-        board = board.apply(letter)
+        board, letters_played = board.apply(letter), letters_played + letter
     assert tiles(browser) == " ".join(map(str, board.tiles))
     assert text(browser, "moves") == "2" and re.fullmatch(r"\d+\.\d\d\d", text(browser, "timer"))
-    browser.find_element(By.ID, "solve").click()
+    browser.execute_script("localStorage.removeItem('npuzzle.solves.v1')")
+    browser.find_element(By.ID, "solve").click()  # mid-attempt: the solver asks first, then keeps a DNF
+    alert = browser.switch_to.alert
+    assert "DNF" in alert.text
+    alert.accept()
+    solves = json.loads(browser.execute_script("return localStorage.getItem('npuzzle.solves.v1')"))
+    assert [(s["dnf"], s["moves"], s["kind"], s["solution"]) for s in solves] == [(True, 2, "walk 30", letters_played)]
+    assert text(browser, "notice").startswith("DNF after ") and "2 moves" in text(browser, "notice")
+    assert browser.find_element(By.CSS_SELECTOR, "#solves li").text.startswith("DNF (")
     wait_for(browser, lambda: re.fullmatch(r"\d+ moves, optimal", text(browser, "outcome")) is not None)
     letters = browser.find_element(By.ID, "letters").get_attribute("title") or ""
     assert board.apply(letters).is_goal() and text(browser, "steps") == str(len(letters))
@@ -399,7 +438,7 @@ def test_a_walk_scrambled_4x4_moved_by_keyboard_is_solved_from_there(server: Ser
 def test_a_tap_slides_the_tiles_of_its_line_and_reset_goes_back(server: Server, browser):
     open_page(browser, server, "#3x3/1.2.3.4.5.6.0.7.8")
     browser.find_element(By.CSS_SELECTOR, '#board .tile[data-tile="8"]').click()  # slides 7 and 8 left
-    assert tiles(browser) == SOLVED_3X3 and text(browser, "moves") == "2"
+    assert tiles(browser) == SOLVED_3X3 and text(browser, "moves") == "2" and text(browser, "mtm") == "1"
     browser.find_element(By.ID, "reset").click()
     assert tiles(browser) == "1 2 3 4 5 6 0 7 8" and text(browser, "moves") == "0"
     open_page(browser, server, "#2x3/1.0.2.3.4.5/goal=blank-first")  # a link keeps its goal
@@ -422,6 +461,124 @@ def test_a_non_square_board_typed_in_the_text_box_is_solved(server: Server, brow
     box.send_keys("1 2 3/4 5 6/7 8 8")
     browser.find_element(By.ID, "load").click()
     wait_for(browser, lambda: "duplicate tile 8" in text(browser, "message"))  # beside the Load button
+
+
+def test_after_any_drop_down_the_arrow_keys_move_tiles_again(server: Server, browser):
+    # A select that kept the focus took the arrow keys: left on the columns' select made the board
+    # narrower (a new scramble) instead of sliding a tile. Now every choice gives the board the focus.
+    open_page(browser, server, "#3x3/1.2.3.4.0.5.7.8.6")
+    for select, value in (("rows", "4"), ("cols", "4"), ("scheme", "rows"), ("keys", "tile"), ("control", "press"),
+                          ("method", "idastar"), ("an-convention", "blank"), ("slide", "0"), ("an-convention", "tile")):
+        Select(browser.find_element(By.ID, select)).select_by_value(value)
+        shape = (4, 3 if select == "rows" else 4)
+        wait_for(browser, lambda: board_of(browser).shape == shape and not board_of(browser).is_goal())  # noqa: B023
+        assert browser.switch_to.active_element.get_attribute("id") == "board", select
+        before, moves = board_of(browser), int(text(browser, "moves"))
+        letter = next(x for x in "LURD" if _legal(before, x))
+        browser.switch_to.active_element.send_keys(KEYS[letter])
+        assert board_of(browser) == before.apply(letter), select
+        assert text(browser, "moves") == str(moves + 1)
+    Select(browser.find_element(By.ID, "scheme")).select_by_value("plain")
+    Select(browser.find_element(By.ID, "method")).select_by_value("auto")
+    browser.execute_script("localStorage.clear()")
+
+
+def test_the_replay_buttons_draw_their_icons_inline(server: Server, browser):
+    open_page(browser, server, "#3x3/1.2.3.4.0.5.7.8.6/LU", PHONE)
+    icons = browser.execute_script("""
+        return [...document.querySelectorAll('#player button')].map(b => {
+          const use = b.querySelector('svg use'), id = use ? use.getAttribute('href').slice(1) : '';
+          const path = id && document.querySelector('symbol#' + id + ' path');
+          return [b.id, b.textContent.trim(), Boolean(path && path.getAttribute('d')),
+                  b.querySelector('svg').getBoundingClientRect().width];
+        });""")
+    assert [(i, t) for i, t, _, _ in icons] == [
+        ("first", ""), ("back", ""), ("play", "play"), ("forward", ""), ("last", "")]
+    assert all(drawn and width >= 16 for _, _, drawn, width in icons)  # a shape drawn, at a visible size
+    Select(browser.find_element(By.ID, "speed")).select_by_value("2")
+    browser.find_element(By.ID, "play").click()
+    play = browser.find_element(By.ID, "play")
+    assert play.text == "pause" and play.find_element(By.TAG_NAME, "use").get_attribute("href") == "#i-pause"
+    play.click()
+    assert play.text == "play" and play.find_element(By.TAG_NAME, "use").get_attribute("href") == "#i-play"
+
+
+def _solve_and_analyse(browser) -> None:
+    """The solver's answer and an analysis on the Solver and Analysis cards (of 1 2 3/4 0 5/7 8 6)."""
+    browser.find_element(By.ID, "solve").click()
+    wait_for(browser, lambda: text(browser, "outcome") == "2 moves, optimal")
+    assert text(browser, "how") != ""
+    for box, value in (("an-position", "1 2 3/4 0 5/7 8 6"), ("an-moves", "LU")):
+        browser.find_element(By.ID, box).clear()
+        browser.find_element(By.ID, box).send_keys(value)
+    browser.find_element(By.ID, "analyse").click()
+    wait_for(browser, lambda: text(browser, "an-summary").startswith("Your solution: 2 moves; optimal: 2"))
+
+
+def test_the_solver_and_analysis_cards_follow_the_board(server: Server, browser):
+    open_page(browser, server, "#3x3/1.2.3.4.0.5.7.8.6")
+    _solve_and_analyse(browser)
+    Select(browser.find_element(By.ID, "cols")).select_by_value("4")  # another size: the cards forget the 3x3
+    wait_for(browser, lambda: board_of(browser).shape == (3, 4))
+    assert [text(browser, x) for x in ("outcome", "how", "status", "an-summary", "result")] == [""] * 5
+    assert browser.find_element(By.ID, "an-result").get_attribute("hidden") is not None
+    wait_for(browser, lambda: not board_of(browser).is_goal()  # the bounds are the new board's
+             and f"Manhattan distance {board_of(browser).manhattan()}," in text(browser, "bounds"))
+    open_page(browser, server, "#3x3/1.2.3.4.0.5.7.8.6")
+    _solve_and_analyse(browser)
+    browser.find_element(By.ID, "scramble").click()  # a new board of the same size: the solver's answer goes
+    wait_for(browser, lambda: browser.find_element(By.ID, "player").get_attribute("hidden") is not None, timeout=30)
+    assert text(browser, "outcome") == "" and text(browser, "how") == ""
+    assert text(browser, "an-summary").startswith("Your solution: 2 moves")  # an analysis of this size stays
+
+
+def test_on_a_phone_the_result_is_beside_the_board(server: Server, browser):
+    open_page(browser, server, "#3x3/1.2.3.4.0.5.7.8.6", PHONE)
+    press(browser, "LU")  # a timed attempt, solved: its analysis in a line under the board
+    wait_for(browser, lambda: text(browser, "result").startswith("Your solution: 2 moves; optimal: 2"))
+    gap = browser.execute_script("""
+        const board = document.getElementById('board').getBoundingClientRect();
+        return document.getElementById('result').getBoundingClientRect().top - board.bottom;""")
+    assert 0 <= gap < 160
+    open_page(browser, server, "#3x3/1.2.3.4.0.5.7.8.6", PHONE)
+    browser.find_element(By.ID, "solve").click()
+    wait_for(browser, lambda: text(browser, "result").startswith("Solver: 2 moves, optimal"))
+    assert browser.execute_script("""
+        const r = document.getElementById('result').getBoundingClientRect();
+        return r.top - document.getElementById('board').getBoundingClientRect().bottom;""") < 160
+    browser.execute_script("localStorage.clear()")
+
+
+def test_the_solver_asked_mid_attempt_can_be_refused(server: Server, browser):
+    open_page(browser, server, "#3x3/1.2.3.4.0.5.7.8.6")
+    browser.execute_script("localStorage.clear()")
+    press(browser, "R")  # the timer runs
+    browser.find_element(By.ID, "solve").click()
+    browser.switch_to.alert.dismiss()  # no: the attempt goes on, nothing is kept, nothing solved
+    assert browser.switch_to.active_element.get_attribute("id") == "board"
+    assert text(browser, "outcome") == ""
+    assert browser.execute_script("return localStorage.getItem('npuzzle.solves.v1')") is None
+    press(browser, "LLU")
+    wait_for(browser, lambda: "Solved in" in text(browser, "notice"), timeout=10)
+
+
+def test_hover_control_slides_a_line_under_the_mouse(server: Server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    open_page(browser, server, "#3x3/1.2.3.4.5.6.0.7.8")
+    tile8 = '#board .tile[data-tile="8"]'
+    browser.find_element(By.CSS_SELECTOR, '#board .tile[data-tile="5"]').click()  # off the blank's lines: no move
+    assert text(browser, "moves") == "0"
+    ActionChains(browser).move_to_element(browser.find_element(By.ID, "notice")).perform()
+    ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, tile8)).perform()
+    assert text(browser, "moves") == "0"  # passing over a tile does nothing, unless asked for
+    Select(browser.find_element(By.ID, "control")).select_by_value("hover")
+    ActionChains(browser).move_to_element(browser.find_element(By.ID, "notice")).perform()
+    ActionChains(browser).move_to_element(browser.find_element(By.CSS_SELECTOR, tile8)).perform()
+    wait_for(browser, lambda: tiles(browser) == SOLVED_3X3, timeout=5)
+    assert text(browser, "moves") == "2" and text(browser, "mtm") == "1"
+    Select(browser.find_element(By.ID, "control")).select_by_value("press")
+    browser.execute_script("localStorage.clear()")
 
 
 def _legal(board: Board, letter: str) -> bool:

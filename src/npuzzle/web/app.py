@@ -1,12 +1,13 @@
 """The web page and its JSON API, as a Starlette application (``npuzzle serve`` runs it on uvicorn).
 
-Routes: ``GET /`` (the page), ``GET /static/app.js`` and ``/static/style.css`` (read once from the
-package, never from a path a request names), ``POST /api/check``, ``GET /api/scramble``,
-``POST /api/solve`` (a job), ``POST /api/analyze`` (a solve's analysis, run as a job and answered
-when it ends), ``GET /api/solve/{id}`` (its state; ``?wait=S`` waits up to S seconds
-for it to end), ``DELETE /api/solve/{id}`` or ``POST /api/solve/{id}/cancel`` (cancel it). Every
-answer is a record of ``npuzzle.present`` (``docs/json.md``); every refusal an error record with
-an HTTP status of 4xx (5xx only for a bug, without its traceback).
+Routes: ``GET /`` (the page), ``GET /static/NAME`` for each of the page's files (its style sheet and
+JavaScript modules: read once from the package, never from a path a request names),
+``POST /api/check``, ``GET /api/scramble``, ``POST /api/solve`` (a job), ``POST /api/analyze`` (a
+solve's analysis, run as a job and answered when it ends), ``GET /api/solve/{id}`` (its state;
+``?wait=S`` waits up to S seconds for it to end), ``DELETE /api/solve/{id}`` or
+``POST /api/solve/{id}/cancel`` (cancel it). Every answer is a record of ``npuzzle.present``
+(``docs/json.md``); every refusal an error record with an HTTP status of 4xx (5xx only for a bug,
+without its traceback).
 
 Driven here in this process by Starlette's test client (no server, no solve workers started):
 
@@ -56,10 +57,9 @@ from .inputs import (
 )
 from .jobs import AnalyzeRequest, BusyError, Job, Jobs, SolveJob
 
-#: The page's files: URL path -> (file in ``npuzzle/web/static``, media type).
-STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
-          "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
-          "/static/style.css": ("style.css", "text/css; charset=utf-8")}
+#: The media type of the page's files, by their names' endings (``.mjs``: a JavaScript module).
+MEDIA = {".html": "text/html; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
+         ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 #: The page loads nothing from other sites, and no other site may frame it.
 HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
            "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
@@ -148,8 +148,7 @@ class Api:
     def __init__(self, settings: Settings) -> None:
         self.bounds = settings.bounds
         self.jobs = Jobs(settings.workers, settings.max_queued)
-        self.pages = {path: (resources.files(__package__).joinpath("static", name).read_bytes(), media)
-                      for path, (name, media) in STATIC.items()}
+        self.pages = static_files()
 
     async def page(self, request: Request) -> Response:
         content, media = self.pages[request.url.path]
@@ -244,7 +243,7 @@ class Api:
             self.jobs.close()
 
     def routes(self) -> list[Route]:
-        return [Route(path, self.page, methods=["GET"]) for path in STATIC] + [
+        return [Route(path, self.page, methods=["GET"]) for path in self.pages] + [
             Route("/api/check", self.check, methods=["POST"]),
             Route("/api/scramble", self.scramble, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
@@ -253,6 +252,18 @@ class Api:
             Route("/api/solve/{job_id}", self.cancel, methods=["DELETE"]),
             Route("/api/solve/{job_id}/cancel", self.cancel, methods=["POST"]),
         ]
+
+
+def static_files() -> dict[str, tuple[bytes, str]]:
+    """The page's files, read once from ``npuzzle/web/static``: URL path -> (content, media type);
+    ``index.html`` at ``/``, each other file of a known kind at ``/static/NAME``."""
+    folder = resources.files(__package__).joinpath("static")
+    out = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        media = MEDIA.get("." + entry.name.rsplit(".", 1)[-1])
+        if media is not None and entry.is_file():
+            out["/" if entry.name == "index.html" else f"/static/{entry.name}"] = (entry.read_bytes(), media)
+    return out
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
