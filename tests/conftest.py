@@ -39,7 +39,7 @@ def forget_table_caches() -> None:
     warnings already given: for tests that change the store under a running process."""
     from npuzzle import tables
     from npuzzle.heuristics import pattern_db, registry, walking_distance
-    from npuzzle.search import bfs, fsm
+    from npuzzle.search import bfs, fsm, oracle
 
     pattern_db._load.cache_clear()
     pattern_db._damaged.clear()
@@ -50,6 +50,8 @@ def forget_table_caches() -> None:
     bfs._memory_table.cache_clear()
     bfs._loaded.clear()
     tables._warned.clear()
+    oracle.exact_table.cache_clear()
+    oracle._MEMORY.clear()
 
 
 @pytest.fixture

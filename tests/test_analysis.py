@@ -36,7 +36,7 @@ def own_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     2x3, ...) would otherwise change how later tests' solves are answered (from a table)."""
     from conftest import forget_table_caches
 
-    from npuzzle import analysis
+    from npuzzle.search import oracle as analysis
 
     with pytest.MonkeyPatch.context() as mp:
         path = tmp_path_factory.mktemp("analysis-store")
@@ -155,7 +155,7 @@ def test_all_optimal_solutions_are_counted_and_listed(tiles):
 
 def test_4x4_and_4x3_against_idastar():
     """Distances found by bounded IDA* iterations equal full optimal solves of every position."""
-    from npuzzle import analysis
+    from npuzzle.search import oracle as analysis
 
     analysis._MEMORY.clear()  # nothing remembered from other tests: every distance searched
     rng = random.Random(7)
@@ -184,8 +184,8 @@ def test_a_4x4_analysis_builds_the_small_pattern_databases_once(private_store):
     """With no pattern database built, a 4x4 analysis makes the small 5-5-5 ones (kept in the
     store, as solves keep the walking tables) and reads its distances with them; they stay
     optimal (the distance after each move equals IDA*'s with another bound)."""
-    from npuzzle import analysis
     from npuzzle.heuristics import pattern_db
+    from npuzzle.search import oracle as analysis
 
     analysis._MEMORY.clear()
     assert pattern_db.usable(4, 4, "standard") == []

@@ -32,17 +32,15 @@ reads move strings whose letters name the direction the blank moves (see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .board import Board, Direction, Goal, check_goal
-from .errors import IllegalMoveError, InvalidBoardError, InvalidOptionError, SearchStopped, quote_input
+from .errors import IllegalMoveError, InvalidOptionError, SearchStopped, quote_input
 from .notation import check_convention, parse_moves
 from .search.limits import TIMEOUT, Clock, Limit
+from .search.oracle import EXACT_CELLS, Oracle
 
-#: Boards of at most this many cells get optimal distances (a table or IDA*); larger ones get
-#: lower bounds and a near-optimal solution of the start.
-EXACT_CELLS = 16
 #: ``all_optimal`` lists at most this many solutions (their count is always complete).
 MAX_LISTED = 10_000
 
@@ -161,20 +159,28 @@ def analyze(
     limit = Limit(timeout=timeout)
     clock = Clock(limit)
     positions = _replay(board, tiles)
-    if board.size > EXACT_CELLS:
-        return _bounds_analysis(board, goal, tiles, positions, optimal_from, limit, clock)
-    frame = _Frame.of(board, goal)
-    oracle = _oracle(frame, frame.apply(board), limit)
-    walk = _Walk(oracle, frame, clock, board.shape)
-    distances = walk.along([frame.apply(p) for p in positions])
-    mistakes = tuple(walk.mistake(positions, tiles, k, distances) for k in range(len(tiles))
+    oracle = Oracle(board.height, board.width, goal, limit)
+    if not oracle.exact:
+        return _bounds_analysis(board, goal, tiles, positions, optimal_from, oracle, clock)
+    distances = oracle.along(positions)
+    mistakes = tuple(_mistake(oracle, positions, tiles, k, distances) for k in range(len(tiles))
                      if distances[k + 1] > distances[k])
-    optimal = walk.optimal(positions[optimal_from], distances[optimal_from])
-    every = walk.all_optimal(board, distances[0], all_optimal) if all_optimal else None
+    optimal = positions[optimal_from].letters(oracle.optimal(positions[optimal_from]))
+    every = None
+    if all_optimal:
+        count, listed = oracle.all_optimal(board, all_optimal)
+        every = AllOptimal(count, tuple(board.letters(p) for p in listed))
     clock_cpu, clock_wall = clock.cpu(), clock.wall()
     return Analysis(board, goal, tiles, board.letters(tiles), tuple(distances), True, mistakes, optimal_from,
                     optimal, oracle.method, oracle.heuristic, None, every, clock_cpu, clock_wall, tuple(positions),
                     oracle.advice)
+
+
+def _mistake(oracle: Oracle, positions: list[Board], tiles: Sequence[int], k: int, distances: list[int]) -> Mistake:
+    """Move ``k``, after which the distance rose, and the better moves from the position before it."""
+    board, tile = positions[k], tiles[k]
+    better = tuple(board.letters([t]) for t in oracle.better(board, distances[k]))
+    return Mistake(k, board.letters([tile]), tile, distances[k], distances[k + 1], better)
 
 
 def moves_of(board: Board, moves: str | Sequence[int | Direction | str], convention: str) -> tuple[int, ...]:
@@ -238,270 +244,24 @@ def _replay(board: Board, tiles: Sequence[int]) -> list[Board]:
     return positions
 
 
-@dataclass(frozen=True)
-class _Frame:
-    """The positions as the distances are found: relabelled (and mirrored) so that the goal is a
-    named convention or a distance table's goal (``goal`` a name, or ``blank`` its blank cell),
-    as ``search.relabel`` does for a goal board. ``labels[t]`` names tile ``t`` in the frame."""
-
-    apply: Callable[[Board], Board]
-    labels: tuple[int, ...]
-    goal: Goal
-    blank: int | None = None
-
-    @staticmethod
-    def of(board: Board, goal: Goal | Board) -> _Frame:
-        from .search import relabel
-
-        n = board.size
-        same = tuple(range(n))
-        if not isinstance(goal, Board):
-            return _Frame(lambda b: b, same, goal)
-        named = next((g for g in ("standard", "blank-first") if goal.is_goal(g)), None)
-        if named is not None:
-            return _Frame(lambda b: b, same, named)  # type: ignore[arg-type]
-        frame = relabel.frame_for(board, goal)
-        if frame is not None and not frame.reverse:
-            return _Frame(frame.apply, frame.labels, "standard")
-        from .search.bfs import IN_MEMORY_CELLS, goal_board
-
-        if n > IN_MEMORY_CELLS:
-            raise InvalidBoardError("the analysis of a solve for a goal board whose blank is off the corners is "
-                                    f"limited to boards of at most {IN_MEMORY_CELLS} cells")
-        target = goal_board(board.height, board.width, goal.blank)
-        labels = [0] * n
-        for c, t in enumerate(goal.tiles):
-            labels[t] = target.tiles[c]
-        relabelled = relabel.Frame(same, tuple(labels), False)
-        return _Frame(relabelled.apply, relabelled.labels, "standard", goal.blank)
-
-    def original(self, tile: int) -> int:
-        return self.labels.index(tile)
-
-    def is_goal(self, board: Board) -> bool:
-        """Whether framed ``board`` is the frame's goal."""
-        if self.blank is None:
-            return board.is_goal(self.goal)
-        from .search.bfs import goal_board
-
-        return board.tiles == goal_board(board.height, board.width, self.blank).tiles
-
-
-class _Oracle:
-    """Optimal paths of framed positions: ``path(board, bound)`` one of at most ``bound`` moves
-    or None; ``method`` and ``heuristic`` name how."""
-
-    method = ""
-    heuristic = ""
-    advice = ""
-
-    def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
-        """``came_from``: the blank's cell before the move that made ``board`` (a neighbour at
-        least ``bound`` moves from the goal), whose subtree a search may skip."""
-        raise NotImplementedError
-
-    def solve(self, board: Board, lower: int) -> tuple[int, ...]:
-        """An optimal path (bounds from ``lower`` up, by two)."""
-        bound = lower
-        while True:
-            found = self.path(board, bound)
-            if found is not None:
-                return found
-            bound += 2
-
-
-class _Table(_Oracle):
-    method, heuristic = "bfs-table", "table"
-
-    def __init__(self, blank: int) -> None:
-        self.blank = blank
-
-    def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
-        from .search.bfs import blank_cell_walk
-
-        moves = blank_cell_walk(board, self.blank)[0]
-        return moves if len(moves) <= bound else None
-
-
-#: Pattern databases an analysis builds on first use when none is built for its shape: small and
-#: quick (4x4 5-5-5: about 0.7 s of CPU and 3 MB, kept in the table store), and they make every
-#: probe of a 100-move 4x4 solve several times cheaper than the walking distance
-#: (``docs/benchmarks.md``, "Solve analysis").
-SMALL_TABLES: dict[tuple[int, int], str] = {(4, 4): "5-5-5"}
-
-
-class _Ida(_Oracle):
-    method = "idastar"
-
-    def __init__(self, board: Board, goal: Goal, limit: Limit) -> None:
-        from .heuristics import pattern_db
-        from .heuristics.registry import auto_heuristic
-        from .search.idastar import Probe
-
-        small = SMALL_TABLES.get(board.shape)
-        if small is not None and not pattern_db.usable(board.height, board.width, goal):
-            pattern_db.build(small, board.height, board.width, goal)  # once: kept in the table store
-        self.probe = Probe(board.height, board.width, goal, "auto", limit)
-        self.heuristic = self.probe.heuristic.name
-        self.advice = auto_heuristic(board.height, board.width, goal)[1]
-
-    def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
-        return self.probe.path(board, bound, came_from)
-
-
-def _oracle(frame: _Frame, start: Board, limit: Limit) -> _Oracle:
-    """A distance table where one is at hand (made at once on boards of at most
-    ``IN_MEMORY_CELLS`` cells, or saved), else bounded IDA*."""
-    from .search.bfs import IN_MEMORY_CELLS, MAX_CELLS, table_distance
-
-    n = start.size
-    if frame.blank is not None:
-        return _Table(frame.blank)
-    blank = n - 1 if frame.goal == "standard" else 0
-    if n <= IN_MEMORY_CELLS or (n <= MAX_CELLS and table_distance(start, frame.goal) is not None):
-        return _Table(blank)
-    return _Ida(start, frame.goal, limit)
-
-
-#: Distances (and one optimal move) found by earlier analyses of this process, by shape and
-#: framed goal: a web worker answers many analyses of one solve (again with all its optimal
-#: solutions, or an optimal solution from another step), which then need no search. Forgotten
-#: once they hold more than ``REMEMBERED`` positions (about 60 MB of 4x4 positions).
-_MEMORY: dict[tuple[object, ...], tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]] = {}
-REMEMBERED = 200_000
-
-
-def _remembered(key: tuple[object, ...]) -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
-    if sum(len(known) for known, _ in _MEMORY.values()) > REMEMBERED:
-        _MEMORY.clear()
-    return _MEMORY.setdefault(key, ({}, {}))
-
-
-class _Walk:
-    """The distances found so far (framed positions by their tiles) and one optimal move from
-    each position on an optimal path found."""
-
-    def __init__(self, oracle: _Oracle, frame: _Frame, clock: Clock, shape: tuple[int, int]) -> None:
-        self.oracle, self.frame, self.clock = oracle, frame, clock
-        self.known, self.next = _remembered((*shape, frame.goal, frame.blank))
-
-    def _tick(self) -> None:
-        if self.clock.expired():
-            raise SearchStopped(TIMEOUT, "the analysis stopped at its time limit")
-
-    def _learn(self, board: Board, path: tuple[int, ...]) -> None:
-        """Every position of an optimal ``path`` from ``board``: its distance and next move."""
-        for i, t in enumerate(path):
-            self.known[board.tiles], self.next[board.tiles] = len(path) - i, t
-            board = board.move(t)
-        self.known[board.tiles] = 0
-
-    def at(self, board: Board, distance: int, came_from: int | None = None) -> bool:
-        """Whether framed ``board`` is at ``distance`` (it is at ``distance`` or ``distance + 2``);
-        ``came_from``: the blank's cell in a neighbour at ``distance + 1``."""
-        self._tick()
-        if board.tiles not in self.known:
-            found = self.oracle.path(board, distance, came_from) if distance >= 0 else None
-            if found is None:
-                self.known[board.tiles] = distance + 2
-            else:
-                self._learn(board, found)
-        return self.known[board.tiles] == distance
-
-    def along(self, framed: list[Board]) -> list[int]:
-        """The distance of every position, from the start's (solved) on."""
-        start = framed[0]
-        if start.tiles not in self.next and not self.frame.is_goal(start):
-            self._tick()
-            self._learn(start, self.oracle.solve(start, start.manhattan(self.frame.goal)))
-        self.known.setdefault(start.tiles, 0)  # the goal
-        distances = [self.known[start.tiles]]
-        for before, board in zip(framed, framed[1:], strict=False):
-            d = distances[-1]
-            distances.append(d - 1 if self.at(board, d - 1, before.blank) else d + 1)
-        return distances
-
-    def better(self, board: Board, distance: int) -> list[int]:
-        """The tiles (original names) whose push takes ``board`` (original) closer to the goal."""
-        framed = self.frame.apply(board)
-        return [t for t in board.movable_tiles()
-                if distance > 0 and self.at(framed.move(self.frame.labels[t]), distance - 1, framed.blank)]
-
-    def mistake(self, positions: list[Board], tiles: Sequence[int], k: int, distances: list[int]) -> Mistake:
-        board, tile = positions[k], tiles[k]
-        better = tuple(board.letters([t]) for t in self.better(board, distances[k]))
-        return Mistake(k, board.letters([tile]), tile, distances[k], distances[k + 1], better)
-
-    def optimal(self, board: Board, distance: int) -> str:
-        """An optimal solution of ``board`` (original) as letters."""
-        framed = self.frame.apply(board)
-        if framed.tiles not in self.next and distance > 0:
-            self.known.pop(framed.tiles, None)
-            self.at(framed, distance)
-        path, here = [], framed
-        while self.known[here.tiles] > 0:
-            t = self.next[here.tiles]
-            path.append(self.frame.original(t))
-            here = here.move(t)
-        return board.letters(path)
-
-    def all_optimal(self, board: Board, distance: int, most: int) -> AllOptimal:
-        """How many optimal solutions ``board`` (original) has, and the first ``most``."""
-        children: dict[tuple[int, ...], list[int]] = {}
-        counts: dict[tuple[int, ...], int] = {}
-
-        def steps(here: Board, d: int) -> list[int]:
-            if here.tiles not in children:
-                children[here.tiles] = self.better(here, d)
-            return children[here.tiles]
-
-        def count(here: Board, d: int) -> int:
-            if d == 0:
-                return 1
-            if here.tiles not in counts:
-                counts[here.tiles] = sum(count(here.move(t), d - 1) for t in steps(here, d))
-            return counts[here.tiles]
-
-        listed: list[str] = []
-
-        def enumerate_(here: Board, d: int, path: list[int]) -> None:
-            if len(listed) >= most:
-                return
-            if d == 0:
-                listed.append(board.letters(path))
-                return
-            for t in steps(here, d):
-                enumerate_(here.move(t), d - 1, [*path, t])
-
-        total = count(board, distance)
-        enumerate_(board, distance, [])
-        return AllOptimal(total, tuple(listed))
-
-
 def _bounds_analysis(board: Board, goal: Goal | Board, tiles: tuple[int, ...], positions: list[Board],
-                     optimal_from: int, limit: Limit, clock: Clock) -> Analysis:
+                     optimal_from: int, oracle: Oracle, clock: Clock) -> Analysis:
     """Boards of more than ``EXACT_CELLS`` cells: the lower bound of every position (the
     strongest ready, as ``solve`` picks it) and a near-optimal solution (``method="auto"``) of the
     start and of position ``optimal_from``; no mistakes are named (a bound that did not fall
     proves nothing)."""
-    from .search import lower_bound, solve
-
     def near(position: Board) -> tuple[str, int]:
-        solution = solve(position, goal=goal, limit=limit)
+        solution = oracle.solution(position)
         if not solution.solved:
             raise SearchStopped(solution.status, "the analysis stopped at its time limit")
         return solution.letters, solution.length or 0
 
-    from .heuristics.registry import auto_heuristic
-
-    name = auto_heuristic(board.height, board.width, goal if isinstance(goal, str) else "standard")[0]
-    if isinstance(goal, Board):
-        name = "manhattan"  # the bound a goal board of any blank cell has
+    name = oracle.heuristic
     distances = []
     for p in positions:
         if clock.expired():
             raise SearchStopped(TIMEOUT, "the analysis stopped at its time limit")
-        distances.append(lower_bound(p, name, goal))
+        distances.append(oracle.lower(p)[0])
     letters, length = near(board)
     optimal = letters if optimal_from == 0 else near(positions[optimal_from])[0]
     return Analysis(board, goal, tiles, board.letters(tiles), tuple(distances), False, (), optimal_from, optimal,
