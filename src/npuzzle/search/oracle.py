@@ -147,7 +147,7 @@ class Oracle:
             self._probe_setup()
         else:
             self.kind = "bounds"
-            self._bound_setup()
+            self._bounds_ready = False  # the heuristic is resolved when a bound is first asked for
         self.known, self.next = _remembered((height, width, self.blank, self.kind))
 
     # -- set-up ------------------------------------------------------------------------------
@@ -173,6 +173,9 @@ class Oracle:
         goal off the corners, or beyond IDA*'s boards)."""
         from .problem import prepare
 
+        if self.kind != "bounds" or self._bounds_ready:
+            return
+        self._bounds_ready = True
         most = REGISTRY["idastar"].max_cells or 0
         if self.target is not None and self.height * self.width <= most:
             problem = prepare(Board.goal(self.height, self.width, self.target), Request(goal=self.target),
@@ -341,6 +344,7 @@ class Oracle:
     def lower(self, board: Board) -> tuple[int, str]:
         """A lower bound of ``board``'s distance (original tiles) and its heuristic's name."""
         framed = self.framed(board)
+        self._bound_setup()
         if self.spec is None:
             return framed.manhattan(self.framed_goal), "manhattan"
         from ..heuristics.registry import evaluate
@@ -392,6 +396,7 @@ class Oracle:
         IDA* near the end when it is the goal (``TAIL_NODES``), each spread to the other steps
         (a move changes the distance by one)."""
         n, cells = len(tiles), board.size
+        self._bound_setup()
         low: dict[int, int] = {}
         up: dict[int, int] = {}
         low_by: dict[int, str] = {}
