@@ -54,6 +54,18 @@ def forget_table_caches() -> None:
     oracle._MEMORY.clear()
 
 
+@pytest.fixture(scope="module")
+def module_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """An empty table store of the test module's own (the tables its analyses and oracles make
+    would otherwise change how later modules' solves are answered), caches forgotten around it."""
+    with pytest.MonkeyPatch.context() as mp:
+        path = tmp_path_factory.mktemp("module-store")
+        mp.setenv("NPUZZLE_DATA_DIR", str(path))
+        forget_table_caches()
+        yield path
+        forget_table_caches()
+
+
 @pytest.fixture
 def private_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """An empty table store of the test's own, with the table caches forgotten before and after."""

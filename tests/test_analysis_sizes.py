@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from naive import naive_idastar
@@ -30,16 +28,7 @@ PHASES = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def own_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    from conftest import forget_table_caches
-
-    with pytest.MonkeyPatch.context() as mp:
-        path = tmp_path_factory.mktemp("analysis-sizes-store")
-        mp.setenv("NPUZZLE_DATA_DIR", str(path))
-        forget_table_caches()
-        yield path
-        forget_table_caches()
+pytestmark = pytest.mark.usefixtures("module_store")
 
 
 def positions_of(board: Board, tiles) -> list[Board]:
@@ -204,3 +193,20 @@ def test_proven_mistakes_on_a_24_puzzle_start_of_known_optimum():
             assert m.distance_after <= optimum
     assert (0, len(moves)) == (a.detours[0].start, a.detours[0].end)
 
+
+
+def test_timed_phases_through_the_web_request():
+    """``"times"`` of ``POST /api/analyze`` reach the analysis (the phases' time and TPS); a list
+    of the wrong length or going back in time is refused with the reason."""
+    pytest.importorskip("starlette")
+    from npuzzle.web.inputs import Bounds, RequestError, read_analyze
+    from npuzzle.web.jobs import _analyze
+
+    board = Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8))
+    request = read_analyze({"moves": "LL", "times": [0.5, 1.5]}, board, Bounds())
+    state, _, record = _analyze("j", request)
+    assert state == "done" and record["phases"][-1] == {"name": "last 2x3", "tiles": [4, 5, 6, 7, 8], "at_move": 2,
+                                                        "phase_moves": 2, "at_time": 1.5, "tps": round(2 / 1.5, 6)}
+    for bad in ([0.5], [1.0, 0.5], ["x", 1]):
+        with pytest.raises(RequestError, match="times"):
+            read_analyze({"moves": "LL", "times": bad}, board, Bounds())

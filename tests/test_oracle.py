@@ -7,8 +7,6 @@ space is small, and on 4x4 against Korf's published optima."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,17 +22,7 @@ from npuzzle.verifier import verify_moves
 SHAPES = [(2, 3), (3, 2), (2, 4), (3, 3), (4, 3), (3, 5)]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def own_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A table store of this module's own (the tables the oracle makes would change later solves)."""
-    from conftest import forget_table_caches
-
-    with pytest.MonkeyPatch.context() as mp:
-        path = tmp_path_factory.mktemp("oracle-store")
-        mp.setenv("NPUZZLE_DATA_DIR", str(path))
-        forget_table_caches()
-        yield path
-        forget_table_caches()
+pytestmark = pytest.mark.usefixtures("module_store")
 
 
 def walks(goal: Board, count: int, seed: int, length: int = 40) -> list[Board]:

@@ -209,7 +209,9 @@ def analyze(
     clock = Clock(limit)
     timed = _checked_times(times, len(tiles))
     trace = _trace(board, tiles, goal)
-    letters = board.letters(tiles)
+    w = board.width
+    slide = {w: "U", -w: "D", 1: "L", -1: "R"}  # the blank's step -> the letter of the tile's slide
+    letters = "".join(slide[b - a] for a, b in zip(trace.blanks, trace.blanks[1:], strict=False))
     detours, phases = _detours(trace), _phases(trace, timed)
     oracle = Oracle(board.height, board.width, goal, limit)
     if not oracle.exact:
@@ -250,18 +252,26 @@ def moves_of(board: Board, moves: str | Sequence[int | Direction | str], convent
     out = []
     replay = Replay(board)
     for step, m in enumerate(given, 1):
-        move = Direction(m) if isinstance(m, str) else m
+        move = _DIRECTIONS.get(m, m) if isinstance(m, str) else m
         if replay.tile_cell(move) < 0:
             if isinstance(move, Direction):
                 raise IllegalMoveError(f"move {step} ({move.value}): no tile can slide {move.value}: "
                                        "the blank is at the edge")
             raise IllegalMoveError(f"move {step} ({m}): tile {m} is not next to the blank")
-        out.append(replay.push(move))
+        out.append(replay.push_cell(replay.tile_cell(move)))
     return tuple(out)
+
+
+_DIRECTIONS = {d.value: d for d in Direction}
+#: Each letter (either case) read in each convention (a fast path of ``_letter``).
+_READ = {(c, letter): (d.opposite if c == "blank" else d) for c in ("tile", "blank")
+         for d in Direction for letter in (d.value, d.value.lower())}
 
 
 def _letter(move: object, convention: str) -> int | Direction | str:
     """One move of a sequence: a tile, or a letter read in ``convention``."""
+    if isinstance(move, str) and (convention, move) in _READ:
+        return _READ[convention, move]
     if isinstance(move, int) and not isinstance(move, bool):
         return move
     if isinstance(move, Direction | str) and str(getattr(move, "value", move)).upper() in ("U", "D", "L", "R"):

@@ -540,6 +540,12 @@ def _as_direction(value: object) -> Direction:
         raise IllegalMoveError(f"{quote_input(value)} is not a move: use U, D, L or R") from None
 
 
+#: The blank's step of each letter and ``Direction`` (a fast path of ``_as_direction``).
+_LETTER_STEP: dict[object, tuple[int, int]] = {}
+for _d, _step in _BLANK_STEP.items():
+    _LETTER_STEP[_d] = _LETTER_STEP[_d.value] = _step
+
+
 class Replay:
     """A position replayed move by move in place, in time linear in moves plus cells (no board is
     built per move): ``tiles`` (mutable, row-major), ``blank`` its cell, ``where[t]`` the cell of
@@ -568,11 +574,13 @@ class Replay:
                 return -1
             q = self.where[move]
             return q if abs(q // w - self.blank // w) + abs(q % w - self.blank % w) == 1 else -1
-        try:
-            dr, dc = _as_direction(move).blank_step
-        except IllegalMoveError:
-            return -1
-        r, c = self.blank // w + dr, self.blank % w + dc
+        step = _LETTER_STEP.get(move)
+        if step is None:
+            try:
+                step = _BLANK_STEP[_as_direction(move)]
+            except IllegalMoveError:
+                return -1
+        r, c = self.blank // w + step[0], self.blank % w + step[1]
         return r * w + c if 0 <= r < self.height and 0 <= c < w else -1
 
     def push(self, move: int | Direction | str) -> int:
@@ -581,6 +589,10 @@ class Replay:
             board = self.board()
             board.move(move) if isinstance(move, int) and not isinstance(move, bool) else board.push(move)  # type: ignore[arg-type]
             raise IllegalMoveError(f"move {quote_input(move)} is not legal here")  # (the line above raised)
+        return self.push_cell(q)
+
+    def push_cell(self, q: int) -> int:
+        """Push the tile in cell ``q`` (next to the blank) and return it."""
         t = self.tiles[q]
         self.tiles[self.blank], self.tiles[q] = t, 0
         self.where[t], self.where[0] = self.blank, q
