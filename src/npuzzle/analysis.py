@@ -49,7 +49,7 @@ from .board import Board, Direction, Goal, Replay, check_goal
 from .errors import IllegalMoveError, InvalidOptionError, SearchStopped, quote_input
 from .notation import check_convention, parse_moves
 from .search.limits import TIMEOUT, Clock, Limit, Solution
-from .search.oracle import EXACT_CELLS, Oracle
+from .search.oracle import EXACT_CELLS, MADE_TABLE_CELLS, Oracle
 
 #: ``all_optimal`` lists at most this many solutions (their count is always complete).
 MAX_LISTED = 10_000
@@ -214,6 +214,10 @@ def analyze(
     letters = "".join(slide[b - a] for a, b in zip(trace.blanks, trace.blanks[1:], strict=False))
     detours, phases = _detours(trace), _phases(trace, timed)
     oracle = Oracle(board.height, board.width, goal, limit)
+    if all_optimal and not oracle.exact:
+        raise InvalidOptionError("all_optimal (--all-optimal): the optimal solutions are enumerated where distances "
+                                 "are exact; a goal board whose blank is off the corners has them on boards of at "
+                                 f"most {MADE_TABLE_CELLS} cells (or with its distance table saved)")
     if not oracle.exact:
         analysis = _bounds_analysis(board, goal, tiles, letters, trace, optimal_from, oracle, clock)
         return dataclasses.replace(analysis, detours=detours, phases=phases, times=timed)
