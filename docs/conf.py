@@ -13,6 +13,7 @@ Nothing is fetched from the network.
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -20,9 +21,13 @@ sys.path.insert(0, str(HERE / "_ext"))
 if (HERE.parent / "src" / "npuzzle").is_dir():  # a checkout: document its code, not an installed copy
     sys.path.insert(0, str(HERE.parent / "src"))
 
+PYPROJECT = tomllib.loads((HERE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 project = "npuzzle"
-author = "the npuzzle developers"
-copyright = "2026, the npuzzle developers"
+author = "the npuzzle authors"
+copyright = "2026, the npuzzle authors"
+release = version = PYPROJECT["version"]
+#: The repository's address, when pyproject.toml names one ([project.urls] Repository).
+REPOSITORY = PYPROJECT.get("urls", {}).get("Repository")
 
 extensions = [
     "myst_parser",
@@ -30,6 +35,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "npuzzle_cli",
+    "sphinx_copybutton",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -39,8 +45,20 @@ myst_heading_anchors = 3
 myst_all_links_external = False
 exclude_patterns = ["_build", "_ext", "screenshots/*.md"]
 html_theme = "furo"
-html_title = "npuzzle"
-html_static_path: list[str] = []
+html_title = f"npuzzle {release}"
+html_static_path = ["_static"]
+# Code blocks scroll or wrap on a phone, tables scroll inside their own box (furo's wrapper).
+html_css_files = ["npuzzle.css"]
+html_theme_options: dict[str, object] = {}
+if REPOSITORY:  # a plain link at the foot of every page (furo reads source_repository only on a few hosts)
+    html_theme_options["footer_icons"] = [{"name": "Repository", "url": REPOSITORY, "html": "Source code",
+                                           "class": ""}]
+# The copy button copies the commands and Python lines only: no "$ ", ">>> " or "... " prompt, and
+# no output.
+copybutton_prompt_text = r"\$ |>>> |\.\.\. "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_exclude = ".linenos, .gp, .go"
 autodoc_typehints = "description"
 autodoc_member_order = "bysource"
 # A method without a docstring of its own (SlidingPuzzleEnv.step) does not borrow its base class's

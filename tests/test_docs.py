@@ -1,5 +1,6 @@
-"""The documentation site (``docs/``): every example of the tutorial and the how-to guides runs
-and prints what the page shows, and the site builds with Sphinx, warnings as errors.
+"""The documentation site (``docs/``): every example of every page runs and prints what the page
+shows, no page speaks of the project's own history, and the site builds with Sphinx, warnings as
+errors.
 
 The pages mark their examples by the language of the code block:
 
@@ -8,13 +9,18 @@ The pages mark their examples by the language of the code block:
 - ```` ```console ````: ``$ COMMAND`` lines, each followed by what it prints on standard output
   (``...`` stands for any text: times); the command must exit 0 (a page shows another status
   with ``; echo "exit status $?"``);
-- ```` ```pycon ````: a Python session, run as a doctest (ELLIPSIS on);
-- ```` ```text ````: shown, never run (output on standard error, a file's contents).
+- ```` ```pycon ````: a Python session, run as a doctest (ELLIPSIS and NORMALIZE_WHITESPACE on);
+- ```` ```text ```` and ```` ```json ````: shown, never run (output on standard error, a file's
+  contents, a record).
 
-A page's blocks run in order, in one temporary folder and with one empty table store of their
-own, sharing one Python namespace, like a reader following the page. A block that is too
-expensive for the tests (minutes, hundreds of MB, a server, ``pip install``) has a MyST comment
-on the line above it, ``% skip-test: REASON``, and is reported as skipped with that reason.
+Every page of the site is read (``PAGES``: every Markdown file that Sphinx builds), and a code
+block of any other kind (an indented block, an unknown language, a fence the reader here does not
+see) fails ``test_every_code_block_is_run_or_says_why_not``. A page's blocks run in order, in one
+temporary folder and with one empty table store of their own, sharing one Python namespace, like a
+reader following the page. A block that talks to ``npuzzle serve`` at ``127.0.0.1:8000`` is run
+against a server the test starts on 127.0.0.1 (on a free port, written in for 8000). A block that is
+too expensive for the tests (minutes, hundreds of MB, ``pip install``, a measurement) has a MyST
+comment on the line above it, ``% skip-test: REASON``, and is reported as skipped with that reason.
 """
 
 from __future__ import annotations
@@ -22,8 +28,11 @@ from __future__ import annotations
 import doctest
 import os
 import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,14 +41,18 @@ import pytest
 from tests.conftest import REPO
 
 DOCS = REPO / "docs"
-#: The pages whose examples run: the tutorial and the how-to guides.
-PAGES = sorted([*DOCS.glob("tutorial/*.md"), *DOCS.glob("howto/*.md")])
+#: The folders and files of ``docs/`` that Sphinx does not build (``exclude_patterns`` in conf.py).
+NOT_PAGES = ("_build/", "_ext/", "screenshots/")
+#: Every page of the site.
+PAGES = sorted(p for p in DOCS.rglob("*.md") if not str(p.relative_to(DOCS)).startswith(NOT_PAGES))
 RUNNABLE = ("sh", "console", "pycon")
-#: Every code block of a tested page is one of these (an example cannot dodge the tests by its tag).
-LANGUAGES = (*RUNNABLE, "text", "")
+#: Every code block of a page is one of these (an example cannot dodge the tests by its tag).
+LANGUAGES = (*RUNNABLE, "text", "json")
 BLOCK = re.compile(r"^(?:% skip-test:(?P<reason>[^\n]*)\n)?"  # the marker of an example not run, and why
                    r"```(?P<lang>[\w-]*)(?P<info>[^\n]*)\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 PRELUDE = 'npuzzle() { "$NPUZZLE_PYTHON" -m npuzzle "$@"; }\npython() { "$NPUZZLE_PYTHON" "$@"; }\n'
+#: The address the pages give for ``npuzzle serve`` (its default): blocks that use it get a server.
+SERVER = "127.0.0.1:8000"
 
 
 @dataclass(frozen=True)
@@ -55,9 +68,9 @@ class Block:
         return f"{self.page.relative_to(REPO)}:{self.line}"
 
 
-def blocks(page: Path) -> list[Block]:
+def blocks(page: Path, text: str | None = None) -> list[Block]:
     """The code blocks of ``page`` (MyST directives, ```` ```{toctree} ````, left out)."""
-    text = page.read_text(encoding="utf-8")
+    text = page.read_text(encoding="utf-8") if text is None else text
     out = []
     for m in BLOCK.finditer(text):
         if m.group("info").startswith("{") or m.group("lang").startswith("{"):
@@ -66,6 +79,30 @@ def blocks(page: Path) -> list[Block]:
         line = text.count("\n", 0, m.start("lang")) + 1
         out.append(Block(page, line, m.group("lang"), m.group("body"), reason))
     return out
+
+
+def unread_blocks(page: Path, text: str | None = None) -> list[str]:
+    """The code blocks of ``page`` that the runner here would not run nor knowingly skip: every
+    code block Markdown sees (markdown-it, the parser MyST uses) must be one ``blocks`` reads, in
+    a known language."""
+    from markdown_it import MarkdownIt
+
+    text = page.read_text(encoding="utf-8") if text is None else text
+    read = {b.line: b for b in blocks(page, text)}
+    problems = []
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.type not in ("fence", "code_block") or token.map is None:
+            continue
+        line = token.map[0] + 1
+        if token.type == "code_block":
+            problems.append(f"{page.name}:{line}: an indented code block (fence it and name its language)")
+        elif token.info.strip().startswith("{"):
+            continue
+        elif line not in read:
+            problems.append(f"{page.name}:{line}: a fenced block the tests do not read")
+        elif read[line].lang not in LANGUAGES:
+            problems.append(f"{page.name}:{line}: a ```{read[line].lang} block (use one of {LANGUAGES})")
+    return problems
 
 
 def skipped() -> list[Block]:
@@ -109,7 +146,7 @@ def run_console(block: Block, cwd: Path, store: Path) -> None:
 
 def run_pycon(block: Block, globs: dict[str, object], cwd: Path) -> None:
     test = doctest.DocTestParser().get_doctest(block.body, globs, block.where, str(block.page), block.line)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     before = Path.cwd()
     os.chdir(cwd)
     try:
@@ -121,21 +158,39 @@ def run_pycon(block: Block, globs: dict[str, object], cwd: Path) -> None:
     assert runner.failures == 0, f"{block.where}: {runner.failures} example(s) failed (the report is above)"
 
 
+@contextmanager
+def api_server(store: Path) -> Iterator[str]:
+    """``npuzzle serve`` on 127.0.0.1 and a free port, for the blocks that use the API: its address."""
+    pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+    pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+    if shutil.which("curl") is None:
+        pytest.skip("the HTTP examples need curl, which is not installed")
+    sys.path.insert(0, str(REPO / "tests"))
+    from web_server import running_server
+
+    with running_server("--workers", "1", "--time-limit", "60", store=str(store)) as server:
+        yield server.url.split("://", 1)[1]
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
 def test_the_page_examples_run(page: Path, tmp_path: Path, private_store: Path) -> None:
     """Each runnable block of the page, in order, prints what the page shows."""
     globs: dict[str, object] = {}
     work = tmp_path / "work"
     work.mkdir()
-    for block in blocks(page):
-        if block.skip is not None or block.lang not in RUNNABLE:
-            continue
-        if block.lang == "sh":
-            run_sh(block, work, private_store)
-        elif block.lang == "console":
-            run_console(block, work, private_store)
-        else:
-            run_pycon(block, globs, work)
+    run = [b for b in blocks(page) if b.skip is None and b.lang in RUNNABLE]
+    if not run:
+        pytest.skip(f"{page.relative_to(REPO)}: no runnable example (every block is shown or marked skip-test)")
+    needs_server = any(SERVER in b.body for b in run)
+    with api_server(private_store) if needs_server else nullcontext(SERVER) as address:
+        for block in run:
+            if block.lang == "sh":
+                run_sh(Block(block.page, block.line, "sh", block.body.replace(SERVER, address), None), work,
+                       private_store)
+            elif block.lang == "console":
+                run_console(block, work, private_store)
+            else:
+                run_pycon(block, globs, work)
 
 
 @pytest.mark.parametrize("block", skipped(), ids=lambda b: b.where)
@@ -146,15 +201,57 @@ def test_the_examples_not_run(block: Block) -> None:
     pytest.skip(f"{block.where}: {block.skip}")
 
 
-def test_every_page_has_examples_and_known_tags() -> None:
-    """The tested pages exist, hold runnable examples, and tag every block with a known language."""
-    assert {"tutorial/first-solve.md", "tutorial/python.md", "howto/analyze.md"} <= {
-        str(p.relative_to(DOCS)) for p in PAGES}
-    for page in PAGES:
-        found = blocks(page)
-        for block in found:
-            assert block.lang in LANGUAGES, f"{block.where}: a ```{block.lang} block (use one of {LANGUAGES})"
-    assert sum(b.lang in RUNNABLE and b.skip is None for page in PAGES for b in blocks(page)) >= 30
+def test_every_code_block_is_run_or_says_why_not() -> None:
+    """Every page of the site is read, and every code block on it is either run (a known runnable
+    language, no marker) or shown (``text``, ``json``) or marked ``% skip-test: REASON``: an
+    indented block, an unknown tag or a fence the reader misses fails here."""
+    built = {str(p.relative_to(DOCS)) for p in PAGES}
+    assert {"index.md", "json.md", "benchmarks.md", "tutorial/first-solve.md", "explanation/idastar.md",
+            "howto/analyze.md", "reference/cli.md"} <= built
+    problems = [problem for page in PAGES for problem in unread_blocks(page)]
+    assert not problems, "\n".join(problems)
+    assert sum(b.lang in RUNNABLE and b.skip is None for page in PAGES for b in blocks(page)) >= 60
+
+
+def test_the_block_check_sees_what_it_guards() -> None:
+    """An example the runner would not see is reported: indented, tagged ``python`` or ``bash``,
+    or fenced with four backticks; a run, shown or skipped block is not."""
+    page = DOCS / "made-up.md"
+    good = "Text.\n\n```sh\nnpuzzle --version\n```\n\n% skip-test: minutes\n```console\n$ npuzzle x\n```\n"
+    assert unread_blocks(page, good + "```text\nshown\n```\n") == []
+    for bad in ("Text:\n\n    npuzzle solve 123\n", "```python\nprint(1)\n```\n", "```bash\nls\n```\n",
+                "````sh\nnpuzzle solve 1\n````\n", "- a list:\n\n  ```sh\n  npuzzle x\n  ```\n"):
+        assert unread_blocks(page, good + bad), bad
+
+
+#: What no user page says: the project's own history (issue numbers, work sessions, branches) and
+#: the paths of the machine it was developed on.
+HISTORY = re.compile(r"\bissues?\s*#?\d|\bsessions?\b|\bbranch\s+`|\b(?:this|that|our|the\s+\w+'s)\s+branch\b"
+                     r"|\bgit\s+branch|\bworktree|\bhelper(?:s'|\s+session)|/work/|/home/|\.\./shared/"
+                     r"|\bnotes\.md|\bperf_\d+\.md|\bwt-\w", re.I)
+
+
+def history(text: str) -> list[str]:
+    """The lines of ``text`` that speak of the project's history or a development path."""
+    return [f"{n}: {line.strip()[:120]}" for n, line in enumerate(text.splitlines(), 1) if HISTORY.search(line)]
+
+
+def test_no_page_speaks_of_the_projects_history() -> None:
+    """No page of the site (nor the README, the changelog or the site's configuration) names an
+    issue, a session, a branch or a development path."""
+    files = [*PAGES, REPO / "README.md", REPO / "CHANGELOG.md", DOCS / "conf.py"]
+    found = [f"{f.relative_to(REPO)}:{hit}" for f in files for hit in history(f.read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)
+
+
+def test_the_history_check_sees_what_it_guards() -> None:
+    for line in ("## Move costs (issue 34)", "measured in the third session", "branch `costs` at 1234567",
+                 "NPUZZLE_DATA_DIR=/work/data-bench", "see ../shared/benchmarks/notes.md", "in this branch",
+                 "issues 31, 33", "old = /work/wt-kernels-old"):
+        assert history(line), line
+    for line in ("Korf & Felner's #38 (96 moves)", "a loop without branches", "npuzzle serve --port 8000",
+                 "NPUZZLE_DATA_DIR=/tmp/tables python bench/figures.py", "the branching factor, about 2.13"):
+        assert not history(line), line
 
 
 def test_the_console_convention() -> None:
@@ -226,3 +323,22 @@ def test_a_broken_internal_link_fails_the_build(tmp_path: Path) -> None:
                     encoding="utf-8")
     result = sphinx_build(source, tmp_path / "out", builder="dummy")
     assert result.returncode != 0 and "no-such-page" in result.stderr, result.stderr
+
+
+def test_the_version_licence_and_citation_agree() -> None:
+    """One version (pyproject, the package, CITATION.cff, the How-to-cite page, the changelog's
+    released section) and one licence (MIT: pyproject, LICENSE, CITATION.cff)."""
+    import tomllib
+
+    import npuzzle
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    version = project["version"]
+    citation = (REPO / "CITATION.cff").read_text(encoding="utf-8")
+    assert npuzzle.__version__ == version
+    assert f'\nversion: "{version}"\n' in citation and "\nlicense: MIT\n" in citation
+    assert f"Version {version}" in (DOCS / "cite.md").read_text(encoding="utf-8")
+    assert f"\n## {version} (" in (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert project["license"] == {"text": "MIT"}
+    licence = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n") and "Copyright (c) 2026 the npuzzle authors" in licence

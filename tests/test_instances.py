@@ -67,3 +67,28 @@ def test_scramble_kinds():
     assert scramble(4, 4, 1, worst=True, goal="blank-first") == [parberry_worst(4).converted()]
     with pytest.raises(InvalidOptionError, match="square boards"):
         scramble(3, 4, 1, worst=True)
+
+
+@pytest.mark.parametrize(("name", "tsv", "ids"), [("korf100", "korf100.tsv", None),
+                                                  ("korf50", "korf50_24.tsv", "3,7-9")])
+def test_scramble_writes_a_benchmark_set_as_published(name, tsv, ids, tmp_path):
+    """``npuzzle scramble --set NAME --notation list`` writes the set's boards, one a line, as the
+    packaged table holds them (the file other solvers read); ``--json`` records say their goal."""
+    import subprocess
+    import sys
+
+    from conftest import read_tsv
+    from records import records
+
+    rows = [r for r in read_tsv(tsv) if ids is None or int(r["id"]) in (3, 7, 8, 9)]
+    args = [sys.executable, "-m", "npuzzle", "scramble", "--set", name, "--notation", "list",
+            *(["--ids", ids] if ids else [])]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [" ".join(r["tiles"].split()) for r in rows]
+    found = records(subprocess.run([*args, "--json"], capture_output=True, text=True, check=True).stdout)
+    assert [(r["index"], r["goal"], r["tiles"]) for r in found] == [
+        (int(r["id"]), "blank-first", [int(t) for t in r["tiles"].split()]) for r in rows]
+    for bad in (["--ids", "101"], ["--walk", "3"]):
+        result = subprocess.run([*args[:6], *bad], capture_output=True, text=True)
+        assert result.returncode == (1 if bad[0] == "--ids" else 2), result.stderr
+        assert "Traceback" not in result.stderr

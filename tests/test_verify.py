@@ -92,14 +92,113 @@ def test_bad_moves_are_refused():
 def test_command_line(capsys):
     assert main(["verify", "1 2 3/4 5 6/0 7 8", "LL"]) == 0
     assert "Solved: 2 moves" in capsys.readouterr().out
-    assert main(["verify", "1 2 3/4 5 6/0 7 8", "L", "R", "R", "--json"]) == 1
+    assert main(["verify", "1 2 3/4 5 6/0 7 8", "L", "R", "R", "--json"]) == 5  # not solved
     rec = record(capsys.readouterr().out)
     assert rec["status"] == "illegal" and rec["illegal_index"] == 2 and rec["illegal_move"] == "R"
-    assert main(["verify", "1 2 3/4 5 6/0 7 8", "7", "--json"]) == 1
+    assert main(["verify", "1 2 3/4 5 6/0 7 8", "7", "--json"]) == 5
     rec = record(capsys.readouterr().out)
     assert rec["status"] == "not-solved" and rec["reached_position"] == "1 2 3/4 5 6/7 0 8" and rec["optimum"] == 2
-    assert main(["verify", "1 2 3/4 5 6/0 7 8", "Q"]) == 1
+    assert main(["verify", "1 2 3/4 5 6/0 7 8", "Q"]) == 1  # bad input
     assert "bad move" in capsys.readouterr().err
-    assert main(["verify", "2 1 3/4 5 6/7 8 0", "--json"]) == 1
+    assert main(["verify", "1 2 3/4 5 6/7 8 8", "L"]) == 1
+    assert "duplicate tile 8" in capsys.readouterr().err
+    assert main(["verify", "2 1 3/4 5 6/7 8 0", "--json"]) == 5
     rec = record(capsys.readouterr().out)
     assert rec["status"] == "not-solved" and "optimum" not in rec and rec["solvable"] is False
+
+
+@pytest.mark.parametrize("moves", ["U, L", "U,L", "U L", " U ,L, ", "UL", "U1,L1"])
+def test_moves_separated_by_commas_or_spaces(moves, capsys):
+    board = Board.goal(2, 3).apply("RD")  # U then L solves it
+    v = npuzzle.verify(board, moves)
+    assert v.solved and v.played == 2 and v.excess == 0
+    assert main(["verify", "--shape", "2x3", str(board.tiles).strip("()"), moves]) == 0
+    assert "Solved: 2 moves" in capsys.readouterr().out
+
+
+def test_a_comma_ends_a_move():
+    with pytest.raises(IllegalMoveError, match="bad move"):
+        npuzzle.verify("1 2 3/4 5 6/0 7 8", "L, 2")  # not L2
+
+
+def _answers(path, lines: list[object]) -> str:
+    import json
+
+    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
+    return str(path)
+
+
+def test_jsonl_gives_one_scored_verdict_a_line(tmp_path, capsys):
+    dist = bfs_distances(3, 3)
+    board = npuzzle.parse("8 6 7/2 5 4/3 0 1")
+    best = npuzzle.solve(board, method="idastar", heuristic="lc").letters
+    assert len(best) == dist[board.tiles] == 31
+    detour = "UD" if _legal(board, "UD") else "DU"
+    start = "8 6 7/2 5 4/3 0 1"
+    lines = [
+        {"position": start, "answer": ", ".join(best), "id": "a"},
+        {"position": start, "answer": detour + best, "id": 2},
+        {"position": start, "answer": best[:-1]},
+        {"position": start, "answer": best + "U"},  # solved, then a move off the board: illegal
+        {"position": "1 2 3/4 5 6/0 7 8", "answer": "R"},  # no tile left of the blank
+        {"position": start, "answer": "go left"},
+        {"position": start, "answer": None},
+        {"position": "1 2 3/4 0 5", "answer": list("LRL"), "optimum": 1},
+        {"position": "1 0 2 3", "answer": "R", "goal": "blank-first", "shape": "2x2"},
+    ]
+    assert main(["verify", "--jsonl", _answers(tmp_path / "in.jsonl", lines)]) == 5
+    out = [record(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["line"] for r in out] == list(range(1, 10)) and [r.get("id") for r in out[:3]] == ["a", "2", None]
+    assert [r["status"] for r in out] == ["solved", "solved", "not-solved", "illegal", "illegal", "malformed",
+                                          "not-solved", "solved", "solved"]
+    assert out[0]["score"] == 1.0 and out[0]["optimum"] == 31
+    assert out[1]["score"] == pytest.approx(31 / 33) and out[1]["excess"] == 2
+    assert out[2]["score"] == 0.01 and out[4]["score"] == 0.0 and out[5]["score"] == 0.0
+    assert out[5]["length"] is None and "bad move" in out[5]["reason"]
+    assert out[6]["score"] == 0.0 and out[6]["played"] == 0  # no moves: no credit
+    assert out[3]["score"] == 0.0 and out[3]["illegal_index"] == 31
+    assert out[7]["score"] == pytest.approx(1 / 3) and "optimum" not in out[7]  # given, not computed
+    assert out[8]["score"] == 1.0 and out[8]["goal"] == "blank-first" and out[8]["optimum"] == 1
+
+
+def test_jsonl_bad_lines_are_bad_input(tmp_path, capsys):
+    lines = [
+        {"position": "1 2 3/4 5 6/0 7 8", "answer": "LL"},
+        "not json",
+        [1, 2],
+        {"position": "1 2 3/4 5 6/7 8 8", "answer": "L"},
+        {"answer": "L"},
+        {"position": "1 2 3/4 5 6/0 7 8"},
+        {"position": "1 2 3/4 5 6/0 7 8", "answer": 7},
+        {"position": "1 2 3/4 5 6/0 7 8", "answer": "L", "optimum": -1},
+        {"position": "1 2 3/4 5 6/0 7 8", "answer": "L", "goal": "middle"},
+        "",
+        {"position": "1 2 3/4 5 6/0 7 8", "answer": "LL", "id": 3},
+    ]
+    assert main(["verify", "--jsonl", _answers(tmp_path / "in.jsonl", lines)]) == 1
+    out = [record(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["status"] for r in out] == ["solved", *["invalid"] * 8, "solved"]
+    assert [r["line"] for r in out] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]
+    reasons = [r["reason"] for r in out[1:9]]
+    for reason, word in zip(reasons, ["JSON", "JSON", "duplicate", "position", "answer", "answer", "optimum", "goal"],
+                            strict=True):
+        assert word in reason
+    assert all(r["record"] == "verify" and r["file"].endswith("in.jsonl") for r in out)
+
+
+def test_jsonl_exit_statuses_and_standard_input(tmp_path, monkeypatch, capsys):
+    import io
+
+    solved = '{"position": "1 2 3/4 5 6/0 7 8", "answer": "L,L"}\n'
+    monkeypatch.setattr("sys.stdin", io.StringIO(solved * 2))
+    assert main(["verify", "--jsonl"]) == 0
+    out = [record(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["file"], r["line"], r["score"]) for r in out] == [("<stdin>", 1, 1.0), ("<stdin>", 2, 1.0)]
+    monkeypatch.setattr("sys.stdin", io.StringIO(solved + '{"position": "1 2 3/4 5 6/0 7 8", "answer": "L"}\n'))
+    assert main(["verify", "--jsonl", "-"]) == 5
+    capsys.readouterr()
+    assert main(["verify", "--jsonl", str(tmp_path / "missing.jsonl")]) == 1
+    assert "no such file" in capsys.readouterr().err
+    assert main(["verify", "--jsonl", "x.jsonl", "1 2 3/4 5 6/0 7 8"]) == 2
+    assert main(["verify"]) == 2
+    assert "--jsonl" in capsys.readouterr().err

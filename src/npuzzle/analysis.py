@@ -209,16 +209,11 @@ def analyze(
     clock = Clock(limit)
     timed = _checked_times(times, len(tiles))
     trace = _trace(board, tiles, goal)
-    w = board.width
-    slide = {w: "U", -w: "D", 1: "L", -1: "R"}  # the blank's step -> the letter of the tile's slide
-    letters = "".join(slide[b - a] for a, b in zip(trace.blanks, trace.blanks[1:], strict=False))
+    letters = trace.letters(board.width)
     detours, phases = _detours(trace), _phases(trace, timed)
     oracle = Oracle(board.height, board.width, goal, limit)
-    if all_optimal and not oracle.exact:
-        raise InvalidOptionError("all_optimal (--all-optimal): the optimal solutions are enumerated where distances "
-                                 "are exact; a goal board whose blank is off the corners has them on boards of at "
-                                 f"most {MADE_TABLE_CELLS} cells (or with its distance table saved)")
     if not oracle.exact:
+        _check_exact(all_optimal)
         analysis = _bounds_analysis(board, goal, tiles, letters, trace, optimal_from, oracle, clock)
         return dataclasses.replace(analysis, detours=detours, phases=phases, times=timed)
     positions = _replay(board, tiles)
@@ -234,6 +229,13 @@ def analyze(
     return Analysis(board, goal, tiles, letters, tuple(distances), True, mistakes, optimal_from,
                     optimal, oracle.method, oracle.heuristic, None, every, clock_cpu, clock_wall, tuple(positions),
                     oracle.advice, detours, phases, tuple(distances), timed)
+
+
+def _check_exact(all_optimal: int) -> None:
+    if all_optimal:
+        raise InvalidOptionError("all_optimal (--all-optimal): the optimal solutions are enumerated where distances "
+                                 "are exact; a goal board whose blank is off the corners has them on boards of at "
+                                 f"most {MADE_TABLE_CELLS} cells (or with its distance table saved)")
 
 
 def _mistake(oracle: Oracle, positions: list[Board], tiles: Sequence[int], k: int, distances: list[int]) -> Mistake:
@@ -372,6 +374,11 @@ class _Trace:
     regions: list[tuple[str, tuple[int, ...]]]
     done: list[int | None]
     end: Board
+
+    def letters(self, width: int) -> str:
+        """The moves as letters, read off the blank's steps (the tile slides the other way)."""
+        slide = {width: "U", -width: "D", 1: "L", -1: "R"}
+        return "".join(slide[b - a] for a, b in zip(self.blanks, self.blanks[1:], strict=False))
 
 
 _MASK = (1 << 128) - 1

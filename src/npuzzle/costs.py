@@ -1,4 +1,4 @@
-"""Move-cost models: what pushing tile ``t`` costs (issue 34).
+"""Move-cost models: what pushing tile ``t`` costs.
 
 The models of the heuristic-search literature on sliding tiles (Thayer & Ruml's explicit
 estimation search papers, Wilt & Ruml's studies of cost, Nathan Sturtevant's hog2 and the UNH

@@ -486,8 +486,9 @@ def check_convention(convention: str) -> str:
 def parse_moves(text: str, board: Board | None = None, *, convention: str = "tile") -> list[int] | list[Direction]:
     """Read a move string: tile numbers (``12 3 4`` or ``12,3,4``), letters (``ULDR``), letters
     with repeat counts as speed-solvers write them (``URDL2UR2``: ``L2`` = ``LL``, ``U3`` =
-    ``UUU``; spaces anywhere), or, for boards of at most 16 cells, a run of hex digits with no
-    separators, one tile per digit (``fb37``, as Knuth prints solutions).
+    ``UUU``; spaces anywhere; commas between moves: ``U, L``, ``U,L``), or, for boards of at
+    most 16 cells, a run of hex digits with no separators, one tile per digit (``fb37``, as Knuth
+    prints solutions).
 
     Letters are returned as ``Direction`` values, which name the direction the pushed *tile*
     slides. ``convention`` says what the letters given name: ``"tile"`` (the default, npuzzle's
@@ -504,6 +505,8 @@ def parse_moves(text: str, board: Board | None = None, *, convention: str = "til
     [<Direction.R: 'R'>, <Direction.D: 'D'>, <Direction.L: 'L'>]
     >>> "".join(d.value for d in parse_moves("URDL2 U3"))
     'URDLLUUU'
+    >>> "".join(d.value for d in parse_moves("U, L,R2"))
+    'ULRR'
     >>> "".join(d.value for d in parse_moves("URDL2", convention="blank"))
     'DLURR'
     >>> parse_moves("fb3d", Board.goal(4, 4))
@@ -519,8 +522,9 @@ def parse_moves(text: str, board: Board | None = None, *, convention: str = "til
         digits = [int(ch, 16) for ch in s]
         if all(0 < t < board.size for t in digits):
             return digits
-    compact = re.sub(r"\s+", "", s)
-    if _COUNTED.fullmatch(compact):
+    groups = [re.sub(r"\s+", "", g) for g in s.split(",")]  # a comma ends a group: "U2, L" but not "U, 2"
+    compact = "".join(groups)
+    if compact and all(_COUNTED.fullmatch(g) for g in groups if g):
         letters = _expand(compact, text)
         if convention == "blank":
             return [d.opposite for d in letters]

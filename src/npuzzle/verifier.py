@@ -12,6 +12,11 @@ distance table (3x3, or a saved one up to 12 cells), or IDA* within ``OPTIMUM_NO
 ('solved', 2, 0)
 >>> verify_moves(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), "L R R").illegal_index
 2
+>>> score(verify_moves(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), "L, R, L, L"))
+0.5
+>>> v = verify_answer(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), "left left")
+>>> v.status, score(v)
+('malformed', 0.0)
 """
 
 from __future__ import annotations
@@ -24,8 +29,12 @@ from .errors import IllegalMoveError, InvalidTypeError, quote_input
 from .notation import parse_moves
 
 SOLVED, ILLEGAL, NOT_SOLVED = "solved", "illegal", "not-solved"
+#: The status of an answer whose text is no moves (``verify_answer``).
+MALFORMED = "malformed"
 #: The nodes IDA* may take to find the optimum of a board of up to 16 cells for the excess.
 OPTIMUM_NODES = 5_000_000
+#: The score of legal moves that do not reach the goal (``score``).
+UNSOLVED_CREDIT = 0.01
 
 Move = int | str | Direction
 
@@ -84,6 +93,16 @@ def verify_moves(board: Board, moves: str | Sequence[Move], goal: Goal = "standa
     return Verdict(board, goal, tuple(given), status, played, reached, illegal, reason, best, how)
 
 
+def verify_answer(board: Board, answer: str, goal: Goal = "standard", *, optimum: bool = True) -> Verdict:
+    """``verify_moves`` for a grader: an ``answer`` whose text is no moves is a ``malformed``
+    verdict (nothing played, ``reason`` says why) instead of an error."""
+    try:
+        return verify_moves(board, answer, goal, optimum=optimum)
+    except IllegalMoveError as e:
+        best, how = optimal_distance(board, goal) if optimum and board.is_solvable(goal) else (None, "")
+        return Verdict(board, goal, (), MALFORMED, 0, board, reason=str(e), optimum=best, optimum_by=how)
+
+
 def _moves(moves: object, board: Board) -> list[Move]:
     if isinstance(moves, str):
         return list(parse_moves(moves, board))
@@ -108,3 +127,20 @@ def optimal_distance(board: Board, goal: Goal = "standard") -> tuple[int | None,
     if not found.exact:
         return None, ""
     return found.lower, "bfs-table" if oracle.kind == "table" else f"idastar/{oracle.heuristic}"
+
+
+def score(verdict: Verdict, best: int | None = None) -> float | None:
+    """A grader's score of the answer: 1.0 for a shortest solution, ``best / length`` for a longer
+    one, ``UNSOLVED_CREDIT`` for legal moves (at least one) that do not reach the goal, 0.0 for an
+    illegal move, text that is no moves (``malformed``) or no moves at all. ``best`` is the
+    shortest length known (the optimum; or the length of a known solution, a solution no longer
+    than it then scoring 1.0), by default the verdict's ``optimum``; None if a solution is scored
+    with neither (its quality is unknown)."""
+    if verdict.status == NOT_SOLVED:
+        return UNSOLVED_CREDIT if verdict.played else 0.0
+    if verdict.status != SOLVED:
+        return 0.0
+    best = verdict.optimum if best is None else best
+    if best is None:
+        return None
+    return 1.0 if verdict.played <= best else best / verdict.played

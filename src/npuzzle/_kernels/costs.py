@@ -1,4 +1,4 @@
-"""Kernels of the searches under non-unit move costs (issue 34): best-first search (A*, weighted
+"""Kernels of the searches under non-unit move costs: best-first search (A*, weighted
 A*, uniform-cost search when every bound is 0) over boards of at most 16 cells packed into one
 int64, and IDA* with cost thresholds, both in whole-number costs (``npuzzle.costs.scaled``).
 

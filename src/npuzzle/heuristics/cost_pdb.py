@@ -1,4 +1,4 @@
-"""Cost-aware additive pattern databases (issue 34): the bound of the searches under a move-cost
+"""Cost-aware additive pattern databases: the bound of the searches under a move-cost
 model (``npuzzle.costs``) when the cost-weighted Manhattan distance is too weak.
 
 A partition of the tiles (``pattern_db.groups_for``: ``5-5-5``, ``4-4``, ...) gives one table a

@@ -32,7 +32,7 @@ blank). All patterns of a partition are stored in one file of the table store (k
 the pattern field listing every pattern's tiles), built by ``npuzzle tables build pdb:NAME``
 and memory-mapped when loaded.
 
-Compressed tables (issue 37; Felner, Korf, Meshulam & Holte, JAIR 2007, compression by a tile's
+Compressed tables (Felner, Korf, Meshulam & Holte, JAIR 2007, compression by a tile's
 place): ``PARTITION/d1-d2-...`` keeps, for each pattern, one entry for every placement of its
 first ``k - d`` tiles, the least of the entries over every place of its last ``d`` tiles. The
 rank's lowest digits are those tiles', so the entries merged are consecutive ranks
@@ -95,7 +95,7 @@ _BLOCKS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
 SHIPPED = {(5, 5): ("6-6-6-6",), (4, 4): ("7-8", "6-6-3", "5-5-5"), (3, 3): ("4-4",), (2, 4): ("4-3",),
            (4, 2): ("4-3",), (3, 4): ("6-5",), (4, 3): ("6-5",), (2, 3): ("3-2",), (3, 2): ("3-2",)}
 
-#: The tables of the fastest solves of a shape, by measurement (``docs/benchmarks.md``, issue 37):
+#: The tables of the fastest solves of a shape, by measurement (``docs/benchmarks.md``):
 #: one partition, or two whose bounds are max'ed (``registry.Spec.pdb2``), compressed ones
 #: allowed; ``auto`` picks them when every one is built, ``npuzzle tables build best`` builds them.
 #: On 4x4 no compressed table nor pair within the 7-8 tables' 288 MB beat plain 7-8 on this

@@ -211,7 +211,7 @@ class Api:
         if reason.startswith("internal error"):
             return _answer(present_jobs.error_record(reason, "internal-error"), 500)
         raise RequestError(f"the analysis was not finished: {reason} (the server's limit is "
-                           f"{self.bounds.time_limit:g} s)", 413, "too-large")
+                           f"{self.bounds.time_limit:g} s)", 503, "busy")
 
     async def job(self, request: Request) -> Response:
         job_id = request.path_params["job_id"]
