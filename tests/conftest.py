@@ -39,7 +39,7 @@ def forget_table_caches() -> None:
     warnings already given: for tests that change the store under a running process."""
     from npuzzle import tables
     from npuzzle.heuristics import pattern_db, registry, walking_distance
-    from npuzzle.search import bfs, fsm
+    from npuzzle.search import bfs, fsm, oracle
 
     pattern_db._load.cache_clear()
     pattern_db._damaged.clear()
@@ -50,6 +50,20 @@ def forget_table_caches() -> None:
     bfs._memory_table.cache_clear()
     bfs._loaded.clear()
     tables._warned.clear()
+    oracle.exact_table.cache_clear()
+    oracle._MEMORY.clear()
+
+
+@pytest.fixture(scope="module")
+def module_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """An empty table store of the test module's own (the tables its analyses and oracles make
+    would otherwise change how later modules' solves are answered), caches forgotten around it."""
+    with pytest.MonkeyPatch.context() as mp:
+        path = tmp_path_factory.mktemp("module-store")
+        mp.setenv("NPUZZLE_DATA_DIR", str(path))
+        forget_table_caches()
+        yield path
+        forget_table_caches()
 
 
 @pytest.fixture

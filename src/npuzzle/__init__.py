@@ -222,6 +222,7 @@ def analyze(
     optimal_from: int = 0,
     timeout: float | None = None,
     shape: Shape | None = None,
+    times: Sequence[float] | None = None,
 ) -> Analysis:
     """Analyse a solve: replay ``moves`` from ``board`` and return an ``Analysis``: the optimal
     distance of every position on the way (``distances``, the start first; optimal on boards of
@@ -234,6 +235,9 @@ def analyze(
     (boards of at most 16 cells), or a list of tiles or letters. ``convention``: what a letter
     names: ``"tile"`` (the default) the direction the pushed tile slides, ``"blank"`` the
     direction the blank moves. ``timeout``: wall seconds (``SearchStopped`` when reached).
+    ``detours`` lists each return to an earlier position once, ``phases`` the rows and columns
+    finished (timed by ``times``, the time of each move in seconds, when given); beyond 16 cells
+    the distances are proven intervals and only the mistakes they prove are named.
     Raises ``IllegalMoveError`` naming the first illegal move, ``UnsolvableError``,
     ``InvalidBoardError``, ``InvalidOptionError``.
 
@@ -253,7 +257,7 @@ def analyze(
         seconds(timeout, "timeout")
     start = _board(board, shape)
     return _analyze(start, moves, goal=_goal(goal, start), convention=convention, all_optimal=all_optimal,
-                    optimal_from=optimal_from, timeout=timeout)
+                    optimal_from=optimal_from, timeout=timeout, times=times)
 
 
 def verify(position: Board | str, moves: str | Sequence[Move], *, goal: Goal = "standard",

@@ -7,19 +7,28 @@ rose by one) with the *better* moves from that position (those after which it fa
 optimal solution from any step; and, when asked, all the optimal solutions of the start (their
 count and the first few).
 
-How the distances are found:
+How the distances are found (``search.oracle``, the distance oracle):
 
-- boards of at most ``search.bfs.IN_MEMORY_CELLS`` cells (3x3, 2x3, 2x4, 2x5, ...), and boards
-  of at most 12 cells whose distance table is saved: the BFS distance table (read, or made in
-  about a second and saved), an optimal path read off it in microseconds;
+- boards whose distance table is at hand (at most 10 cells: 3x3, 2x3, 2x4, 2x5, ...; or a
+  saved one): an optimal path read off it in microseconds;
 - other boards of at most ``EXACT_CELLS`` cells (4x4, 3x4, 3x5, 2x8): IDA* with the strongest
-  bound available (``pdb:6-6-3`` when it is built). Only the start is solved; after it, the
-  distance of each next position is its predecessor's minus one or plus one (every move changes
-  the distance by exactly one, since it flips its parity), so one IDA* iteration at the
-  threshold ``d - 1`` (``search.idastar.Probe``) decides it, and every position on an optimal
-  path found on the way is known at once;
-- larger boards: the lower bound of every position (not optimal distances: ``exact`` is false,
-  and no mistake is named) and a near-optimal solution of the start (``near_optimal``).
+  bound available. Only the start is solved; after it, the distance of each next position is its
+  predecessor's minus one or plus one (every move changes the distance by exactly one, since it
+  flips its parity), so one IDA* iteration at the threshold ``d - 1`` decides it;
+- larger boards: a certified interval for every position (``distances`` its lower ends,
+  ``upper`` its upper ends; ``exact`` false): the heuristic's bound, a near-optimal solution of
+  the start (``near_optimal``), exact distances near the end where bounded IDA* finds them, each
+  spread along the path (a move changes the distance by one). A move is a *proven* mistake where
+  the lower bound after it is at least the upper bound before it (its ``proof`` says why); moves
+  the bounds cannot settle are not called mistakes.
+
+At every size, without any search, in time linear in moves plus cells:
+
+- *detours*: the returns to earlier positions that leave the most moves out, each listed once
+  (a 12-move loop is one detour; an undo pair is the shortest, 2 moves wasted);
+- *phases*, as speedsolvers split a solve: the move (and the time, when ``times`` are given) at
+  which each row or column was finished for good, the longer side of the unsolved rectangle
+  first, away from the goal's blank, then the last 2xN block (the end).
 
 Letters name the direction the pushed tile slides (``board.Direction``); ``convention="blank"``
 reads move strings whose letters name the direction the blank moves (see
@@ -32,17 +41,16 @@ reads move strings whose letters name the direction the blank moves (see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .board import Board, Direction, Goal, check_goal
-from .errors import IllegalMoveError, InvalidBoardError, InvalidOptionError, SearchStopped, quote_input
+from .board import Board, Direction, Goal, Replay, check_goal
+from .errors import IllegalMoveError, InvalidOptionError, SearchStopped, quote_input
 from .notation import check_convention, parse_moves
-from .search.limits import TIMEOUT, Clock, Limit
+from .search.limits import TIMEOUT, Clock, Limit, Solution
+from .search.oracle import EXACT_CELLS, MADE_TABLE_CELLS, Oracle
 
-#: Boards of at most this many cells get optimal distances (a table or IDA*); larger ones get
-#: lower bounds and a near-optimal solution of the start.
-EXACT_CELLS = 16
 #: ``all_optimal`` lists at most this many solutions (their count is always complete).
 MAX_LISTED = 10_000
 
@@ -52,7 +60,9 @@ class Mistake:
     """A move after which the optimal distance did not fall: the move's 0-based ``index`` in the
     moves (the position before it is ``index``, after it ``index + 1``), its letter and tile, the
     distances before and after, and the ``better`` moves from the position before it (letters:
-    those after which the distance falls; none if the position was the goal)."""
+    those after which the distance falls; none if the position was the goal). Beyond exact
+    distances, ``distance_before`` is the upper bound before it and ``distance_after`` the lower
+    bound after it, and ``proof`` names what proved each."""
 
     index: int
     move: str
@@ -60,6 +70,35 @@ class Mistake:
     distance_before: int
     distance_after: int
     better: tuple[str, ...]
+    proof: str = ""  # beyond exact distances: the bounds that prove it
+
+
+@dataclass(frozen=True)
+class Detour:
+    """A return to an earlier position: the position after ``start`` moves is the one after
+    ``end`` moves (the moves ``start`` to ``end - 1``, 0-based, are ``wasted``); an undo pair is
+    the shortest (2 moves)."""
+
+    start: int
+    end: int
+
+    @property
+    def wasted(self) -> int:
+        return self.end - self.start
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A row or column (or the last block) of the goal and when it was finished for good: after
+    ``move`` moves (None if it was not), ``moves`` moves after the phase before it, at ``time``
+    seconds with ``tps`` moves a second (None unless the moves' times were given)."""
+
+    name: str
+    tiles: tuple[int, ...]
+    move: int | None
+    moves: int | None
+    time: float | None = None
+    tps: float | None = None
 
 
 @dataclass(frozen=True)
@@ -78,7 +117,8 @@ class Analysis:
     ``optimal`` is an optimal solution (letters) from position ``optimal_from`` (near-optimal when
     not ``exact``); ``near_optimal`` the length of a near-optimal solution of the start (boards
     too large for optimal distances only). ``method`` and ``heuristic`` say how the distances
-    were found."""
+    were found. ``positions`` holds every position on boards of exact distances, else the start
+    and the end."""
 
     board: Board
     goal: Goal | Board
@@ -97,6 +137,10 @@ class Analysis:
     wall_seconds: float = 0.0
     positions: tuple[Board, ...] = field(default=(), repr=False, compare=False)
     advice: str = field(default="", compare=False)  # a table build that would make it faster, if any
+    detours: tuple[Detour, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    upper: tuple[int, ...] = ()  # the upper ends of the distances (-1: none known); = distances if exact
+    times: tuple[float, ...] | None = None
 
     @property
     def length(self) -> int:
@@ -136,6 +180,7 @@ def analyze(
     all_optimal: int = 0,
     optimal_from: int = 0,
     timeout: float | None = None,
+    times: Sequence[float] | None = None,
 ) -> Analysis:
     """Analyse the solve that plays ``moves`` from ``board`` (see the module's docstring).
 
@@ -146,6 +191,8 @@ def analyze(
     and the first ``all_optimal`` of them (at most ``MAX_LISTED``). ``optimal_from`` is the step
     (0 = the start, up to the number of moves) from which an optimal solution is given.
     ``timeout``: wall seconds for the whole analysis (``SearchStopped`` when reached).
+    ``times``: the time of each move in seconds from the start of the attempt (non-decreasing, one
+    a move), which times the phases.
 
     Raises ``IllegalMoveError`` naming the first illegal move (1-based), ``UnsolvableError`` if
     the goal cannot be reached, ``InvalidOptionError`` for options out of range.
@@ -160,21 +207,42 @@ def analyze(
     board.require_solvable(goal)
     limit = Limit(timeout=timeout)
     clock = Clock(limit)
+    timed = _checked_times(times, len(tiles))
+    trace = _trace(board, tiles, goal)
+    letters = trace.letters(board.width)
+    detours, phases = _detours(trace), _phases(trace, timed)
+    oracle = Oracle(board.height, board.width, goal, limit)
+    if not oracle.exact:
+        _check_exact(all_optimal)
+        analysis = _bounds_analysis(board, goal, tiles, letters, trace, optimal_from, oracle, clock)
+        return dataclasses.replace(analysis, detours=detours, phases=phases, times=timed)
     positions = _replay(board, tiles)
-    if board.size > EXACT_CELLS:
-        return _bounds_analysis(board, goal, tiles, positions, optimal_from, limit, clock)
-    frame = _Frame.of(board, goal)
-    oracle = _oracle(frame, frame.apply(board), limit)
-    walk = _Walk(oracle, frame, clock, board.shape)
-    distances = walk.along([frame.apply(p) for p in positions])
-    mistakes = tuple(walk.mistake(positions, tiles, k, distances) for k in range(len(tiles))
+    distances = oracle.along(positions)
+    mistakes = tuple(_mistake(oracle, positions, tiles, k, distances) for k in range(len(tiles))
                      if distances[k + 1] > distances[k])
-    optimal = walk.optimal(positions[optimal_from], distances[optimal_from])
-    every = walk.all_optimal(board, distances[0], all_optimal) if all_optimal else None
+    optimal = positions[optimal_from].letters(oracle.optimal(positions[optimal_from]))
+    every = None
+    if all_optimal:
+        count, listed = oracle.all_optimal(board, all_optimal)
+        every = AllOptimal(count, tuple(board.letters(p) for p in listed))
     clock_cpu, clock_wall = clock.cpu(), clock.wall()
-    return Analysis(board, goal, tiles, board.letters(tiles), tuple(distances), True, mistakes, optimal_from,
+    return Analysis(board, goal, tiles, letters, tuple(distances), True, mistakes, optimal_from,
                     optimal, oracle.method, oracle.heuristic, None, every, clock_cpu, clock_wall, tuple(positions),
-                    oracle.advice)
+                    oracle.advice, detours, phases, tuple(distances), timed)
+
+
+def _check_exact(all_optimal: int) -> None:
+    if all_optimal:
+        raise InvalidOptionError("all_optimal (--all-optimal): the optimal solutions are enumerated where distances "
+                                 "are exact; a goal board whose blank is off the corners has them on boards of at "
+                                 f"most {MADE_TABLE_CELLS} cells (or with its distance table saved)")
+
+
+def _mistake(oracle: Oracle, positions: list[Board], tiles: Sequence[int], k: int, distances: list[int]) -> Mistake:
+    """Move ``k``, after which the distance rose, and the better moves from the position before it."""
+    board, tile = positions[k], tiles[k]
+    better = tuple(board.letters([t]) for t in oracle.better(board, distances[k]))
+    return Mistake(k, board.letters([tile]), tile, distances[k], distances[k + 1], better)
 
 
 def moves_of(board: Board, moves: str | Sequence[int | Direction | str], convention: str) -> tuple[int, ...]:
@@ -188,28 +256,28 @@ def moves_of(board: Board, moves: str | Sequence[int | Direction | str], convent
     else:
         raise IllegalMoveError(f"moves={quote_input(moves)}: give a move string or a list of tiles or letters")
     out = []
-    tiles = list(board.tiles)
-    blank, w, h = board.blank, board.width, board.height
+    replay = Replay(board)
     for step, m in enumerate(given, 1):
-        if isinstance(m, Direction | str):
-            d = Direction(m) if isinstance(m, str) else m
-            r, c = blank // w + d.blank_step[0], blank % w + d.blank_step[1]
-            if not (0 <= r < h and 0 <= c < w):
-                raise IllegalMoveError(f"move {step} ({d.value}): no tile can slide {d.value}: "
+        move = _DIRECTIONS.get(m, m) if isinstance(m, str) else m
+        if replay.tile_cell(move) < 0:
+            if isinstance(move, Direction):
+                raise IllegalMoveError(f"move {step} ({move.value}): no tile can slide {move.value}: "
                                        "the blank is at the edge")
-            q = r * w + c
-        else:
-            q = tiles.index(m) if 0 < m < len(tiles) else -1
-            if q < 0 or abs(q // w - blank // w) + abs(q % w - blank % w) != 1:
-                raise IllegalMoveError(f"move {step} ({m}): tile {m} is not next to the blank")
-        out.append(tiles[q])
-        tiles[blank], tiles[q] = tiles[q], 0
-        blank = q
+            raise IllegalMoveError(f"move {step} ({m}): tile {m} is not next to the blank")
+        out.append(replay.push_cell(replay.tile_cell(move)))
     return tuple(out)
+
+
+_DIRECTIONS = {d.value: d for d in Direction}
+#: Each letter (either case) read in each convention (a fast path of ``_letter``).
+_READ = {(c, letter): (d.opposite if c == "blank" else d) for c in ("tile", "blank")
+         for d in Direction for letter in (d.value, d.value.lower())}
 
 
 def _letter(move: object, convention: str) -> int | Direction | str:
     """One move of a sequence: a tile, or a letter read in ``convention``."""
+    if isinstance(move, str) and (convention, move) in _READ:
+        return _READ[convention, move]
     if isinstance(move, int) and not isinstance(move, bool):
         return move
     if isinstance(move, Direction | str) and str(getattr(move, "value", move)).upper() in ("U", "D", "L", "R"):
@@ -238,271 +306,213 @@ def _replay(board: Board, tiles: Sequence[int]) -> list[Board]:
     return positions
 
 
-@dataclass(frozen=True)
-class _Frame:
-    """The positions as the distances are found: relabelled (and mirrored) so that the goal is a
-    named convention or a distance table's goal (``goal`` a name, or ``blank`` its blank cell),
-    as ``search.relabel`` does for a goal board. ``labels[t]`` names tile ``t`` in the frame."""
-
-    apply: Callable[[Board], Board]
-    labels: tuple[int, ...]
-    goal: Goal
-    blank: int | None = None
-
-    @staticmethod
-    def of(board: Board, goal: Goal | Board) -> _Frame:
-        from .search import relabel
-
-        n = board.size
-        same = tuple(range(n))
-        if not isinstance(goal, Board):
-            return _Frame(lambda b: b, same, goal)
-        named = next((g for g in ("standard", "blank-first") if goal.is_goal(g)), None)
-        if named is not None:
-            return _Frame(lambda b: b, same, named)  # type: ignore[arg-type]
-        frame = relabel.frame_for(board, goal)
-        if frame is not None and not frame.reverse:
-            return _Frame(frame.apply, frame.labels, "standard")
-        from .search.bfs import IN_MEMORY_CELLS, goal_board
-
-        if n > IN_MEMORY_CELLS:
-            raise InvalidBoardError("the analysis of a solve for a goal board whose blank is off the corners is "
-                                    f"limited to boards of at most {IN_MEMORY_CELLS} cells")
-        target = goal_board(board.height, board.width, goal.blank)
-        labels = [0] * n
-        for c, t in enumerate(goal.tiles):
-            labels[t] = target.tiles[c]
-        relabelled = relabel.Frame(same, tuple(labels), False)
-        return _Frame(relabelled.apply, relabelled.labels, "standard", goal.blank)
-
-    def original(self, tile: int) -> int:
-        return self.labels.index(tile)
-
-    def is_goal(self, board: Board) -> bool:
-        """Whether framed ``board`` is the frame's goal."""
-        if self.blank is None:
-            return board.is_goal(self.goal)
-        from .search.bfs import goal_board
-
-        return board.tiles == goal_board(board.height, board.width, self.blank).tiles
-
-
-class _Oracle:
-    """Optimal paths of framed positions: ``path(board, bound)`` one of at most ``bound`` moves
-    or None; ``method`` and ``heuristic`` name how."""
-
-    method = ""
-    heuristic = ""
-    advice = ""
-
-    def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
-        """``came_from``: the blank's cell before the move that made ``board`` (a neighbour at
-        least ``bound`` moves from the goal), whose subtree a search may skip."""
-        raise NotImplementedError
-
-    def solve(self, board: Board, lower: int) -> tuple[int, ...]:
-        """An optimal path (bounds from ``lower`` up, by two)."""
-        bound = lower
-        while True:
-            found = self.path(board, bound)
-            if found is not None:
-                return found
-            bound += 2
-
-
-class _Table(_Oracle):
-    method, heuristic = "bfs-table", "table"
-
-    def __init__(self, blank: int) -> None:
-        self.blank = blank
-
-    def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
-        from .search.bfs import blank_cell_walk
-
-        moves = blank_cell_walk(board, self.blank)[0]
-        return moves if len(moves) <= bound else None
-
-
-#: Pattern databases an analysis builds on first use when none is built for its shape: small and
-#: quick (4x4 5-5-5: about 0.7 s of CPU and 3 MB, kept in the table store), and they make every
-#: probe of a 100-move 4x4 solve several times cheaper than the walking distance
-#: (``docs/benchmarks.md``, "Solve analysis").
-SMALL_TABLES: dict[tuple[int, int], str] = {(4, 4): "5-5-5"}
-
-
-class _Ida(_Oracle):
-    method = "idastar"
-
-    def __init__(self, board: Board, goal: Goal, limit: Limit) -> None:
-        from .heuristics import pattern_db
-        from .heuristics.registry import auto_heuristic
-        from .search.idastar import Probe
-
-        small = SMALL_TABLES.get(board.shape)
-        if small is not None and not pattern_db.usable(board.height, board.width, goal):
-            pattern_db.build(small, board.height, board.width, goal)  # once: kept in the table store
-        self.probe = Probe(board.height, board.width, goal, "auto", limit)
-        self.heuristic = self.probe.heuristic.name
-        self.advice = auto_heuristic(board.height, board.width, goal)[1]
-
-    def path(self, board: Board, bound: int, came_from: int | None = None) -> tuple[int, ...] | None:
-        return self.probe.path(board, bound, came_from)
-
-
-def _oracle(frame: _Frame, start: Board, limit: Limit) -> _Oracle:
-    """A distance table where one is at hand (made at once on boards of at most
-    ``IN_MEMORY_CELLS`` cells, or saved), else bounded IDA*."""
-    from .search.bfs import IN_MEMORY_CELLS, MAX_CELLS, table_distance
-
-    n = start.size
-    if frame.blank is not None:
-        return _Table(frame.blank)
-    blank = n - 1 if frame.goal == "standard" else 0
-    if n <= IN_MEMORY_CELLS or (n <= MAX_CELLS and table_distance(start, frame.goal) is not None):
-        return _Table(blank)
-    return _Ida(start, frame.goal, limit)
-
-
-#: Distances (and one optimal move) found by earlier analyses of this process, by shape and
-#: framed goal: a web worker answers many analyses of one solve (again with all its optimal
-#: solutions, or an optimal solution from another step), which then need no search. Forgotten
-#: once they hold more than ``REMEMBERED`` positions (about 60 MB of 4x4 positions).
-_MEMORY: dict[tuple[object, ...], tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]] = {}
-REMEMBERED = 200_000
-
-
-def _remembered(key: tuple[object, ...]) -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
-    if sum(len(known) for known, _ in _MEMORY.values()) > REMEMBERED:
-        _MEMORY.clear()
-    return _MEMORY.setdefault(key, ({}, {}))
-
-
-class _Walk:
-    """The distances found so far (framed positions by their tiles) and one optimal move from
-    each position on an optimal path found."""
-
-    def __init__(self, oracle: _Oracle, frame: _Frame, clock: Clock, shape: tuple[int, int]) -> None:
-        self.oracle, self.frame, self.clock = oracle, frame, clock
-        self.known, self.next = _remembered((*shape, frame.goal, frame.blank))
-
-    def _tick(self) -> None:
-        if self.clock.expired():
-            raise SearchStopped(TIMEOUT, "the analysis stopped at its time limit")
-
-    def _learn(self, board: Board, path: tuple[int, ...]) -> None:
-        """Every position of an optimal ``path`` from ``board``: its distance and next move."""
-        for i, t in enumerate(path):
-            self.known[board.tiles], self.next[board.tiles] = len(path) - i, t
-            board = board.move(t)
-        self.known[board.tiles] = 0
-
-    def at(self, board: Board, distance: int, came_from: int | None = None) -> bool:
-        """Whether framed ``board`` is at ``distance`` (it is at ``distance`` or ``distance + 2``);
-        ``came_from``: the blank's cell in a neighbour at ``distance + 1``."""
-        self._tick()
-        if board.tiles not in self.known:
-            found = self.oracle.path(board, distance, came_from) if distance >= 0 else None
-            if found is None:
-                self.known[board.tiles] = distance + 2
-            else:
-                self._learn(board, found)
-        return self.known[board.tiles] == distance
-
-    def along(self, framed: list[Board]) -> list[int]:
-        """The distance of every position, from the start's (solved) on."""
-        start = framed[0]
-        if start.tiles not in self.next and not self.frame.is_goal(start):
-            self._tick()
-            self._learn(start, self.oracle.solve(start, start.manhattan(self.frame.goal)))
-        self.known.setdefault(start.tiles, 0)  # the goal
-        distances = [self.known[start.tiles]]
-        for before, board in zip(framed, framed[1:], strict=False):
-            d = distances[-1]
-            distances.append(d - 1 if self.at(board, d - 1, before.blank) else d + 1)
-        return distances
-
-    def better(self, board: Board, distance: int) -> list[int]:
-        """The tiles (original names) whose push takes ``board`` (original) closer to the goal."""
-        framed = self.frame.apply(board)
-        return [t for t in board.movable_tiles()
-                if distance > 0 and self.at(framed.move(self.frame.labels[t]), distance - 1, framed.blank)]
-
-    def mistake(self, positions: list[Board], tiles: Sequence[int], k: int, distances: list[int]) -> Mistake:
-        board, tile = positions[k], tiles[k]
-        better = tuple(board.letters([t]) for t in self.better(board, distances[k]))
-        return Mistake(k, board.letters([tile]), tile, distances[k], distances[k + 1], better)
-
-    def optimal(self, board: Board, distance: int) -> str:
-        """An optimal solution of ``board`` (original) as letters."""
-        framed = self.frame.apply(board)
-        if framed.tiles not in self.next and distance > 0:
-            self.known.pop(framed.tiles, None)
-            self.at(framed, distance)
-        path, here = [], framed
-        while self.known[here.tiles] > 0:
-            t = self.next[here.tiles]
-            path.append(self.frame.original(t))
-            here = here.move(t)
-        return board.letters(path)
-
-    def all_optimal(self, board: Board, distance: int, most: int) -> AllOptimal:
-        """How many optimal solutions ``board`` (original) has, and the first ``most``."""
-        children: dict[tuple[int, ...], list[int]] = {}
-        counts: dict[tuple[int, ...], int] = {}
-
-        def steps(here: Board, d: int) -> list[int]:
-            if here.tiles not in children:
-                children[here.tiles] = self.better(here, d)
-            return children[here.tiles]
-
-        def count(here: Board, d: int) -> int:
-            if d == 0:
-                return 1
-            if here.tiles not in counts:
-                counts[here.tiles] = sum(count(here.move(t), d - 1) for t in steps(here, d))
-            return counts[here.tiles]
-
-        listed: list[str] = []
-
-        def enumerate_(here: Board, d: int, path: list[int]) -> None:
-            if len(listed) >= most:
-                return
-            if d == 0:
-                listed.append(board.letters(path))
-                return
-            for t in steps(here, d):
-                enumerate_(here.move(t), d - 1, [*path, t])
-
-        total = count(board, distance)
-        enumerate_(board, distance, [])
-        return AllOptimal(total, tuple(listed))
-
-
-def _bounds_analysis(board: Board, goal: Goal | Board, tiles: tuple[int, ...], positions: list[Board],
-                     optimal_from: int, limit: Limit, clock: Clock) -> Analysis:
-    """Boards of more than ``EXACT_CELLS`` cells: the lower bound of every position (the
-    strongest ready, as ``solve`` picks it) and a near-optimal solution (``method="auto"``) of the
-    start and of position ``optimal_from``; no mistakes are named (a bound that did not fall
-    proves nothing)."""
-    from .search import lower_bound, solve
-
-    def near(position: Board) -> tuple[str, int]:
-        solution = solve(position, goal=goal, limit=limit)
+def _bounds_analysis(board: Board, goal: Goal | Board, tiles: tuple[int, ...], letters: str, trace: _Trace,
+                     optimal_from: int, oracle: Oracle, clock: Clock) -> Analysis:
+    """Boards beyond exact distances: the oracle's certified interval of every position
+    (``Oracle.bounds_along``), a near-optimal solution of the start and of position
+    ``optimal_from``, and the mistakes the bounds prove (the lower bound after a move at least the
+    upper bound before it: the distance rose)."""
+    def near(position: Board) -> Solution:
+        solution = oracle.solution(position)
         if not solution.solved:
             raise SearchStopped(solution.status, "the analysis stopped at its time limit")
-        return solution.letters, solution.length or 0
+        return solution
 
-    from .heuristics.registry import auto_heuristic
+    start = near(board)
+    if clock.expired():
+        raise SearchStopped(TIMEOUT, "the analysis stopped at its time limit")
+    path = oracle.bounds_along(board, tiles, start)
+    mistakes = []
+    for k in range(len(tiles)):
+        after, before = path.lower[k + 1], path.upper[k]
+        if before >= 0 and after >= before:
+            proof = (f"the distance after it is at least {after} ({path.why_lower(k + 1)}); before it, at most "
+                     f"{before} ({path.why_upper(k)})")
+            mistakes.append(Mistake(k, letters[k], tiles[k], before, after, (), proof))
+    optimal = start.letters if optimal_from == 0 else near(_position(board, tiles, optimal_from)).letters
+    end = trace.end
+    return Analysis(board, goal, tiles, letters, path.lower, False, tuple(mistakes), optimal_from, optimal,
+                    "lower-bound", oracle.heuristic, start.length, None, clock.cpu(), clock.wall(), (board, end),
+                    upper=path.upper)
 
-    name = auto_heuristic(board.height, board.width, goal if isinstance(goal, str) else "standard")[0]
-    if isinstance(goal, Board):
-        name = "manhattan"  # the bound a goal board of any blank cell has
-    distances = []
-    for p in positions:
-        if clock.expired():
-            raise SearchStopped(TIMEOUT, "the analysis stopped at its time limit")
-        distances.append(lower_bound(p, name, goal))
-    letters, length = near(board)
-    optimal = letters if optimal_from == 0 else near(positions[optimal_from])[0]
-    return Analysis(board, goal, tiles, board.letters(tiles), tuple(distances), False, (), optimal_from, optimal,
-                    "lower-bound", name, length, None, clock.cpu(), clock.wall(), tuple(positions))
+
+def _position(board: Board, tiles: Sequence[int], step: int) -> Board:
+    """The position after ``step`` of the (legal) moves ``tiles``."""
+    replay = Replay(board)
+    for t in tiles[:step]:
+        replay.push(t)
+    return replay.board()
+
+
+def _checked_times(times: Sequence[float] | None, moves: int) -> tuple[float, ...] | None:
+    if times is None:
+        return None
+    if isinstance(times, str | bytes) or not isinstance(times, Sequence):
+        raise InvalidOptionError(f"times={quote_input(times)}: give the time of each move, in seconds")
+    out: list[float] = []
+    for t in times:
+        if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t < float("inf") or (out and t < out[-1]):
+            raise InvalidOptionError(f"times: {quote_input(t)} is not a time in seconds after the one before")
+        out.append(float(t))
+    if len(out) != moves:
+        raise InvalidOptionError(f"times: {len(out)} times for {moves} moves: give one a move")
+    return tuple(out)
+
+
+# -- detours and phases: one replay in place, linear in moves plus cells ---------------------------
+
+
+@dataclass(frozen=True)
+class _Trace:
+    """A replay's record: the blank's cell after each step, a hash of each position (equal
+    positions hash equal; a match is checked by ``_returns``), the moves, the step after which each
+    phase's tiles were last put home for good (None: not home at the end), and the end."""
+
+    blanks: list[int]
+    hashes: list[int]
+    tiles: Sequence[int]
+    regions: list[tuple[str, tuple[int, ...]]]
+    done: list[int | None]
+    end: Board
+
+    def letters(self, width: int) -> str:
+        """The moves as letters, read off the blank's steps (the tile slides the other way)."""
+        slide = {width: "U", -width: "D", 1: "L", -1: "R"}
+        return "".join(slide[b - a] for a, b in zip(self.blanks, self.blanks[1:], strict=False))
+
+
+_MASK = (1 << 128) - 1
+
+
+def _trace(board: Board, tiles: Sequence[int], goal: Goal | Board) -> _Trace:
+    """Replay ``tiles`` (legal) in place. The hash of a position is the sum over cells of a random
+    128-bit weight times the tile there (mod 2**128): a move changes two cells, so one update a move."""
+    import random
+
+    n = board.size
+    rng = random.Random(n)
+    weight = [rng.getrandbits(128) for _ in range(n)]
+    goal_board = goal if isinstance(goal, Board) else Board.goal(board.height, board.width, goal)
+    regions = _regions(board.height, board.width, goal_board)
+    home = [0] * n
+    for c, t in enumerate(goal_board.tiles):
+        home[t] = c
+    region_of = [0] * n
+    for i, (_, members) in enumerate(regions):
+        for t in members:
+            region_of[t] = i
+    replay = Replay(board)
+    away = [0] * len(regions)
+    for t in range(1, n):
+        away[region_of[t]] += replay.where[t] != home[t]
+    done: list[int | None] = [0 if a == 0 else None for a in away]
+    h = sum(w * t for w, t in zip(weight, replay.tiles, strict=True)) & _MASK
+    blanks, hashes = [replay.blank], [h]
+    for k, t in enumerate(tiles, 1):
+        was = replay.blank
+        replay.push(t)
+        q = replay.blank
+        h = (h + t * (weight[was] - weight[q])) & _MASK
+        blanks.append(q)
+        hashes.append(h)
+        region = region_of[t]
+        before = away[region]
+        away[region] += (q == home[t]) - (was == home[t])
+        if away[region] == 0:
+            done[region] = k
+        elif before == 0:
+            done[region] = None
+    return _Trace(blanks, hashes, tiles, regions, done, replay.board())
+
+
+def _returns(trace: _Trace, start: int, end: int) -> bool:
+    """Whether the position after ``end`` moves is the one after ``start``: the moves between are
+    replayed on the cells they touch only (time linear in ``end - start``)."""
+    now: dict[int, int] = {}
+    then: dict[int, int] = {}
+    blanks, tiles = trace.blanks, trace.tiles
+    for i in range(start, end):
+        blank, q, t = blanks[i], blanks[i + 1], tiles[i]
+        then.setdefault(q, t)
+        then.setdefault(blank, 0)
+        now[blank], now[q] = t, 0
+    return all(now[c] == then[c] for c in now)
+
+
+def _detours(trace: _Trace) -> tuple[Detour, ...]:
+    """The returns that leave the most moves out, each listed once: the fewest moves from the start
+    to the end when a return to a position may skip everything since it was first reached
+    (``least[k]``, one pass), read back from the end; every skip is one detour. A hash match is
+    checked on the cells the detour's moves touch (time linear in the moves)."""
+    least = [0]
+    first: dict[int, int] = {trace.hashes[0]: 0}  # the step of least moves for a position, earliest
+    jump = [-1]
+    for k in range(1, len(trace.hashes)):
+        h = trace.hashes[k]
+        seen = first.get(h)
+        if seen is not None and least[seen] < least[k - 1] + 1:
+            least.append(least[seen])
+            jump.append(seen)
+        else:
+            least.append(least[k - 1] + 1)
+            jump.append(-1)
+            if seen is None or least[seen] > least[k]:
+                first[h] = k
+    out = []
+    k = len(trace.hashes) - 1
+    while k > 0:
+        if jump[k] < 0:
+            k -= 1
+            continue
+        if not _returns(trace, jump[k], k):  # a hash collision (about 2**-128 a pair): no detour claimed
+            k -= 1
+            continue
+        out.append(Detour(jump[k], k))
+        k = jump[k]
+    return tuple(reversed(out))
+
+
+def _regions(height: int, width: int, goal: Board) -> list[tuple[str, tuple[int, ...]]]:
+    """The goal's rows and columns in the order speedsolvers finish them (the longer side of the
+    unsolved rectangle first, starting away from the goal's blank), then the last 2xN block; each
+    with its tiles."""
+    br, bc = divmod(goal.blank, width)
+    top, bottom, left, right = 0, height, 0, width
+    out: list[tuple[str, tuple[int, ...]]] = []
+
+    def tiles_of(cells: list[int]) -> tuple[int, ...]:
+        return tuple(goal.tiles[c] for c in cells if goal.tiles[c])
+
+    while bottom - top > 2 and right - left > 2:
+        if bottom - top >= right - left:
+            r = top if br >= (height - 1) / 2 else bottom - 1
+            out.append((f"row {r + 1}", tiles_of([r * width + c for c in range(left, right)])))
+            top, bottom = (top + 1, bottom) if r == top else (top, bottom - 1)
+        else:
+            c = left if bc >= (width - 1) / 2 else right - 1
+            out.append((f"column {c + 1}", tiles_of([r * width + c for r in range(top, bottom)])))
+            left, right = (left + 1, right) if c == left else (left, right - 1)
+    last = [r * width + c for r in range(top, bottom) for c in range(left, right)]
+    out.append((f"last {bottom - top}x{right - left}", tiles_of(last)))
+    return out
+
+
+def _phases(trace: _Trace, times: tuple[float, ...] | None) -> tuple[Phase, ...]:
+    """Each phase finished when it and every phase before it are home for good."""
+    out = []
+    finished: int | None = 0
+    before, before_time = 0, 0.0
+    for (name, members), done in zip(trace.regions, trace.done, strict=True):
+        finished = None if finished is None or done is None else max(finished, done)
+        if finished is None:
+            out.append(Phase(name, members, None, None))
+            continue
+        moves = finished - before
+        time = tps = None
+        if times is not None:
+            time = times[finished - 1] if finished else 0.0
+            tps = round(moves / (time - before_time), 6) if time > before_time else None
+            before_time = time
+        out.append(Phase(name, members, finished, moves, time, tps))
+        before = finished
+    return tuple(out)

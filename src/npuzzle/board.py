@@ -351,18 +351,15 @@ class Board:
     def letters(self, moves: Sequence[int]) -> str:
         """The moves (tiles pushed, starting from this board) as a string of ``UDLR`` letters."""
         out = []
-        tiles = list(self.tiles)
-        blank = self._blank
+        replay = Replay(self)
         w = self.width
         steps = {(dr * w + dc): d.value for d, (dr, dc) in _BLANK_STEP.items()}
         for step, m in enumerate(moves, 1):
-            q = tiles.index(m) if 0 < m < len(tiles) else -1
-            delta = q - blank
-            if q < 0 or delta not in steps or (abs(delta) == 1 and q // w != blank // w):
+            q = replay.tile_cell(m) if isinstance(m, int) else -1
+            if q < 0:
                 raise IllegalMoveError(f"move {step}: tile {m} is not next to the blank")
-            out.append(steps[delta])
-            tiles[blank], tiles[q] = m, 0
-            blank = q
+            out.append(steps[q - replay.blank])
+            replay.push(m)
         return "".join(out)
 
     def tiles_for(self, letters: Iterable[Direction | str]) -> tuple[int, ...]:
@@ -541,3 +538,67 @@ def _as_direction(value: object) -> Direction:
         return Direction(str(value).upper())
     except ValueError:
         raise IllegalMoveError(f"{quote_input(value)} is not a move: use U, D, L or R") from None
+
+
+#: The blank's step of each letter and ``Direction`` (a fast path of ``_as_direction``).
+_LETTER_STEP: dict[object, tuple[int, int]] = {}
+for _d, _step in _BLANK_STEP.items():
+    _LETTER_STEP[_d] = _LETTER_STEP[_d.value] = _step
+
+
+class Replay:
+    """A position replayed move by move in place, in time linear in moves plus cells (no board is
+    built per move): ``tiles`` (mutable, row-major), ``blank`` its cell, ``where[t]`` the cell of
+    tile ``t``. ``push`` plays one move (a tile number, a ``Direction`` or a letter) and returns
+    the tile pushed, or raises ``IllegalMoveError`` with the message ``Board.move`` or
+    ``Board.push`` gives.
+
+    >>> r = Replay(Board(2, 2, (1, 2, 0, 3)))
+    >>> r.push("L"), r.push(3), r.board().tiles
+    (3, 3, (1, 2, 0, 3))
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.height, self.width = board.height, board.width
+        self.tiles = list(board.tiles)
+        self.where = [0] * board.size
+        for c, t in enumerate(self.tiles):
+            self.where[t] = c
+        self.blank = self.where[0]
+
+    def tile_cell(self, move: int | Direction | str) -> int:
+        """The cell of the tile ``move`` pushes, or -1 if it is illegal here."""
+        w = self.width
+        if isinstance(move, int) and not isinstance(move, bool):
+            if not 0 < move < len(self.tiles):
+                return -1
+            q = self.where[move]
+            return q if abs(q // w - self.blank // w) + abs(q % w - self.blank % w) == 1 else -1
+        step = _LETTER_STEP.get(move)
+        if step is None:
+            try:
+                step = _BLANK_STEP[_as_direction(move)]
+            except IllegalMoveError:
+                return -1
+        r, c = self.blank // w + step[0], self.blank % w + step[1]
+        return r * w + c if 0 <= r < self.height and 0 <= c < w else -1
+
+    def push(self, move: int | Direction | str) -> int:
+        q = self.tile_cell(move)
+        if q < 0:
+            board = self.board()
+            board.move(move) if isinstance(move, int) and not isinstance(move, bool) else board.push(move)  # type: ignore[arg-type]
+            raise IllegalMoveError(f"move {quote_input(move)} is not legal here")  # (the line above raised)
+        return self.push_cell(q)
+
+    def push_cell(self, q: int) -> int:
+        """Push the tile in cell ``q`` (next to the blank) and return it."""
+        t = self.tiles[q]
+        self.tiles[self.blank], self.tiles[q] = t, 0
+        self.where[t], self.where[0] = self.blank, q
+        self.blank = q
+        return t
+
+    def board(self) -> Board:
+        """The position now (built once: time linear in cells)."""
+        return Board(self.height, self.width, tuple(self.tiles))

@@ -39,7 +39,7 @@ from .meters import progress as meter
 from .present import SCHEMA_VERSION
 from .present.common import write_error_text
 from .present.dataset import COLUMNS, PARAMETERS, RECORD, head_fields, resume_mismatch_text, row_line, row_prefix
-from .search import labels
+from .search import labels, oracle
 from .search.stepper import Boards, check_stepper_shape
 
 #: Rows a generation chunk (never change it: row i of a seed would change).
@@ -193,9 +193,9 @@ def label_unit(unit: Unit) -> list[str]:
 
 def unit_rows(cells: int) -> int:
     """Rows a unit of work: a whole chunk from a table, fewer where each row is a search."""
-    if cells <= labels.EXACT_TABLE_CELLS:
+    if cells <= oracle.MADE_TABLE_CELLS:
         return CHUNK
-    return 16 if cells <= labels.OPTIMAL_CELLS else 1
+    return 16 if cells <= oracle.EXACT_CELLS else 1
 
 
 def units(spec: Spec, start: int, stop: int) -> Iterator[Unit]:

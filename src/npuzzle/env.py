@@ -25,8 +25,8 @@ Importing this module registers ``npuzzle/SlidingPuzzle-v0``::
   given one (a ``Board`` or its text), ``options={"walk": K}`` from a walk of K moves.
 - Reward: ``reward="step"``, -1 a step; ``reward="distance"``, the decrease of the optimal
   distance (+1 closer, -1 farther; -1 for an illegal action), where an oracle is available:
-  boards of up to 10 cells (an exact table) or 16 cells (IDA* a step: use it on 4x4 with pdb:7-8
-  built). ``info["distance"]`` is then the optimal distance.
+  the distance oracle's (``search.oracle``): boards of up to 10 cells (an exact table) or 16 cells
+  (IDA* a step: use it on 4x4 with pdb:7-8 built). ``info["distance"]`` is then the optimal distance.
 - ``terminated`` when the goal is reached; ``truncated`` after ``max_steps`` steps (default
   ``4 * cells ** 1.5``, at least 50).
 - Seeding as Gymnasium specifies: ``reset(seed=...)`` seeds ``self.np_random``, from which every
@@ -48,7 +48,7 @@ from .board import Board, Goal, check_goal
 from .dataset import Spec, draw_positions
 from .errors import InvalidBoardError, InvalidOptionError, quote_input
 from .notation import parse_position
-from .search import labels
+from .search.oracle import EXACT_CELLS, Oracle
 from .search.stepper import ACTIONS, Boards
 
 ENV_ID = "npuzzle/SlidingPuzzle-v0"
@@ -77,6 +77,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._boards = Boards(self.height, self.width, 1, self.goal)
         self._steps = 0
         self._distance = -1
+        self._distances: Oracle | None = None
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -130,7 +131,9 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _oracle(self) -> int:
         if self.reward_kind != "distance":
             return -1
-        return int(labels.distances(self._boards.tiles, self.height, self.width, self.goal)[0])
+        if self._distances is None:
+            self._distances = Oracle(self.height, self.width, self.goal)
+        return int(self._distances.exact_many(self._boards.tiles)[0])
 
     def _observation(self) -> np.ndarray:
         observation: np.ndarray = self._boards.tiles[0].reshape(self.height, self.width).astype(np.int64)
@@ -156,9 +159,9 @@ def _check_scramble(scramble: object) -> str | int:
 def _check_reward(reward: object, cells: int) -> str:
     if reward not in REWARDS:
         raise InvalidOptionError(f"reward={quote_input(reward)}: use 'step' (-1 a move) or 'distance'")
-    if reward == "distance" and cells > labels.OPTIMAL_CELLS:
+    if reward == "distance" and cells > EXACT_CELLS:
         raise InvalidOptionError(f"reward='distance' needs an oracle of the optimal distance: boards of at most "
-                                 f"{labels.OPTIMAL_CELLS} cells")
+                                 f"{EXACT_CELLS} cells")
     return str(reward)
 
 

@@ -2,10 +2,9 @@
 from the position; solved, or the first illegal move and its index, or not solved (and the
 position reached); and, where the optimum is known or cheap, how many moves more than it.
 
-The optimum comes from the exact distance table on boards of up to ``labels.EXACT_TABLE_CELLS``
-cells (3x3), a saved BFS table up to 12 cells, and IDA* with the strongest bound built within
-``OPTIMUM_NODES`` nodes up to 16 cells (4x4: a few milliseconds with pdb:7-8 built); otherwise it
-is not given.
+The optimum comes from the distance oracle (``search.oracle``) where it gives exact distances: a
+distance table (3x3, or a saved one up to 12 cells), or IDA* within ``OPTIMUM_NODES`` nodes up to
+16 cells (4x4: a few milliseconds with pdb:7-8 built); otherwise it is not given.
 
 >>> from npuzzle import Board
 >>> v = verify_moves(Board(3, 3, (1, 2, 3, 4, 5, 6, 0, 7, 8)), "L L")
@@ -25,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .board import Board, Direction, Goal, check_goal
+from .board import Board, Direction, Goal, Replay, check_goal
 from .errors import IllegalMoveError, InvalidTypeError, quote_input
 from .notation import parse_moves
 
@@ -80,13 +79,14 @@ def verify_moves(board: Board, moves: str | Sequence[Move], goal: Goal = "standa
     letters and ``Direction`` values) from ``board``; see ``Verdict``."""
     check_goal(goal)
     given = _moves(moves, board)
-    reached, illegal, reason = board, None, ""
+    replay, illegal, reason = Replay(board), None, ""  # in place: time linear in moves plus cells
     for i, m in enumerate(given):
         try:
-            reached = reached.push(m) if isinstance(m, str | Direction) else reached.move(m)
+            replay.push(m)
         except IllegalMoveError as e:
             illegal, reason = i, str(e)
             break
+    reached = replay.board()
     played = len(given) if illegal is None else illegal
     status = ILLEGAL if illegal is not None else SOLVED if reached.is_goal(goal) else NOT_SOLVED
     best, how = optimal_distance(board, goal) if optimum and board.is_solvable(goal) else (None, "")
@@ -115,28 +115,18 @@ def _moves(moves: object, board: Board) -> list[Move]:
 
 
 def optimal_distance(board: Board, goal: Goal = "standard") -> tuple[int | None, str]:
-    """The distance of ``board`` to ``goal`` and what gave it, where cheap; ``(None, "")`` else."""
-    from .search import labels
-
-    h, w = board.shape
-    if board.size <= labels.EXACT_TABLE_CELLS:
-        import numpy as np
-
-        return int(labels.label(np.array([board.tiles]), h, w, goal).distance[0]), "bfs-table"
-    if board.size > labels.OPTIMAL_CELLS:
-        return None, ""
-    from .search.bfs import table_distance
-
-    known = table_distance(board, goal)
-    if known is not None:
-        return known, "bfs-table"
-    from .search import solve
+    """The distance of ``board`` to ``goal`` and what gave it, where the distance oracle knows it
+    exactly within ``OPTIMUM_NODES`` nodes; ``(None, "")`` else."""
     from .search.limits import Limit
+    from .search.oracle import Oracle
 
-    sol = solve(board, goal=goal, method="idastar", limit=Limit(max_nodes=OPTIMUM_NODES))
-    if sol.solved and sol.optimal:
-        return sol.length, f"idastar/{sol.heuristic}"
-    return None, ""
+    oracle = Oracle(board.height, board.width, goal, Limit(max_nodes=OPTIMUM_NODES))
+    if not oracle.exact:
+        return None, ""
+    found = oracle.distance(board)
+    if not found.exact:
+        return None, ""
+    return found.lower, "bfs-table" if oracle.kind == "table" else f"idastar/{oracle.heuristic}"
 
 
 def score(verdict: Verdict, best: int | None = None) -> float | None:

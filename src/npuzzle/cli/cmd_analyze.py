@@ -18,6 +18,11 @@ Your moves (4): LRL2
 Distance to the goal after each move, from the start: 2 1 2 1 0
 1 mistake (moves after which the distance did not fall):
   move 2 (R): 1 -> 2; better: L
+1 detour (2 moves wasted):
+  moves 1-2: an undo pair (2 wasted)
+Phases (finished for good after move ...):
+  row 1: move 0 (0 moves)
+  last 2x3: move 4 (4 moves)
 An optimal solution from the start (2 moves): L2
 Analysed in ... s (... s CPU) with ...
 0

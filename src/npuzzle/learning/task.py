@@ -8,7 +8,7 @@ Labels (``label``):
 - boards of up to ``COUNTED_CELLS`` cells (3x3, 2x4, 2x5): the exact optimum, an optimal
   solution and the number of optimal solutions, from the breadth-first distance table
   (``analysis.analyze``);
-- up to ``labels.OPTIMAL_CELLS`` cells (4x4, 3x5, ...): the exact optimum and an optimal
+- up to ``oracle.EXACT_CELLS`` cells (4x4, 3x5, ...): the exact optimum and an optimal
   solution by IDA* with the strongest bound built; the optimal solutions are not counted;
 - larger boards: certified bounds, a proven lower bound and the length of the near-optimal
   solution given as the answer (the beam search within ``labels.NEAR_OPTIMAL_NODES`` nodes).
@@ -43,14 +43,14 @@ from typing import Any
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidOptionError
 from ..notation import format_position, format_shape
-from ..search import labels
+from ..search import labels, oracle
 
 #: The name of the data set.
 DATASET_NAME = "n_puzzle"
 #: How positions are drawn: uniformly among solvable positions, or the end of a random walk.
 SCRAMBLES = ("state", "walk")
 #: Boards of up to this many cells get the number of their optimal solutions.
-COUNTED_CELLS = labels.EXACT_TABLE_CELLS
+COUNTED_CELLS = oracle.MADE_TABLE_CELLS
 #: Positions drawn for one entry before giving up (a distance range few positions have).
 MAX_DRAWS = 2_000_000
 #: Positions drawn at once on boards labelled from the exact table (one at a time on larger ones,
@@ -100,10 +100,11 @@ class TaskConfig:
         if self.scramble not in SCRAMBLES:
             raise InvalidOptionError(f"scramble={self.scramble!r}: give 'state' (uniformly random positions) or "
                                      "'walk' (random walks from the goal)")
-        check_goal(self.goal)
+        goal = check_goal(self.goal)
         cells = self.rows * self.cols
-        if cells <= labels.EXACT_TABLE_CELLS:
-            deepest = int(labels.exact_table(self.rows, self.cols, self.goal).max())
+        if cells <= oracle.MADE_TABLE_CELLS:
+            blank = Board.goal(self.rows, self.cols, goal).blank
+            deepest = int(oracle.exact_table(self.rows, self.cols, blank).max())
             if self.min_distance > deepest:
                 raise InvalidOptionError(f"min_distance={self.min_distance}: no {self.rows}x{self.cols} position is "
                                          f"more than {deepest} moves from the goal")
@@ -143,7 +144,7 @@ def label(board: Board, goal: Goal = "standard") -> Label:
         every = found.all_optimal
         return Label(found.optimal, found.start_distance, found.start_distance, found.method,
                      None if every is None else every.count)
-    if board.size <= labels.OPTIMAL_CELLS:
+    if board.size <= oracle.EXACT_CELLS:
         exact = solve(board, goal=goal, method="idastar")
         return Label(exact.letters, exact.length or 0, exact.length or 0, f"idastar/{exact.heuristic}")
     near = solve(board, goal=goal, limit=Limit(max_nodes=labels.NEAR_OPTIMAL_NODES))
@@ -161,7 +162,7 @@ def draw_board(config: TaskConfig, index: int, seed: int) -> Board:
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
     h, w, lo, hi = config.rows, config.cols, config.min_distance, config.max_distance
     goal = check_goal(config.goal)
-    exact_table = h * w <= labels.EXACT_TABLE_CELLS
+    exact_table = h * w <= oracle.MADE_TABLE_CELLS
     batch = BATCH if exact_table else 1
     for _ in range(0, MAX_DRAWS, batch):
         walk = int(rng.integers(lo, hi + 1)) if config.scramble == "walk" else None

@@ -18,7 +18,7 @@ from .common import DRAWN_CELLS, count_text, entry_head, position_fields, second
 from .solution import ADVICE_AFTER_SECONDS
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis, Mistake
+    from ..analysis import Analysis, Mistake, Phase
 
 
 def analysis_record(analysis: Analysis, entry: Entry | None = None) -> dict[str, Any]:
@@ -28,8 +28,9 @@ def analysis_record(analysis: Analysis, entry: Entry | None = None) -> dict[str,
     letters with repeat counts), ``length``,
     ``solved``, ``start_distance``, ``distances`` (one per position, the start first), ``exact``,
     ``method`` and ``heuristic``, ``mistakes``, ``manhattan`` and ``moves_per_md``,
-    ``optimal_solution`` (from step ``from_step``), ``near_optimal`` (boards too large for optimal
-    distances), ``all_optimal`` when asked, and the times."""
+    ``optimal_solution`` (from step ``from_step``), ``detours`` and ``phases``, ``upper_distances``
+    and ``near_optimal`` (boards too large for optimal distances), ``all_optimal`` when asked, and
+    the times."""
     a = analysis
     record: dict[str, Any] = {
         **entry_head("analysis", entry), **position_fields(a.board), "goal": goal_text(a.goal),
@@ -37,11 +38,15 @@ def analysis_record(analysis: Analysis, entry: Entry | None = None) -> dict[str,
         "compact": format_letters(a.letters),
         "length": a.length, "solved": a.solved, "start_distance": a.start_distance,
         "end_distance": a.distances[-1], "distances": list(a.distances), "exact": a.exact, "method": a.method,
-        "heuristic": a.heuristic, "mistakes": [mistake_fields(m) for m in a.mistakes], "manhattan": a.manhattan,
+        "heuristic": a.heuristic, "mistakes": [mistake_fields(m) for m in a.mistakes],
+        "detours": [{"from": d.start, "to": d.end, "wasted": d.wasted} for d in a.detours],
+        "phases": [phase_fields(p) for p in a.phases], "manhattan": a.manhattan,
         "moves_per_md": None if a.moves_per_md is None else round(a.moves_per_md, 6),
         "optimal_solution": {"from_step": a.optimal_from, "length": len(a.optimal), "letters": a.optimal,
                     "compact": format_letters(a.optimal), "exact": a.exact},
     }
+    if not a.exact:
+        record["upper_distances"] = [None if u < 0 else u for u in a.upper]
     if a.near_optimal is not None:
         record["near_optimal"] = a.near_optimal
     if a.all_optimal is not None:
@@ -51,10 +56,23 @@ def analysis_record(analysis: Analysis, entry: Entry | None = None) -> dict[str,
 
 def mistake_fields(mistake: Mistake) -> dict[str, Any]:
     """One mistake as JSON: ``index`` (0-based, of the move), ``move`` (its letter), ``tile``,
-    ``distance_before``, ``distance_after``, ``better`` (letters)."""
+    ``distance_before``, ``distance_after``, ``better`` (letters), and ``proof`` where bounds
+    proved it."""
     m = mistake
-    return {"index": m.index, "move": m.move, "tile": m.tile, "distance_before": m.distance_before,
-            "distance_after": m.distance_after, "better": list(m.better)}
+    fields = {"index": m.index, "move": m.move, "tile": m.tile, "distance_before": m.distance_before,
+              "distance_after": m.distance_after, "better": list(m.better)}
+    return {**fields, "proof": m.proof} if m.proof else fields
+
+
+def phase_fields(phase: Phase) -> dict[str, Any]:
+    """One phase as JSON: ``name``, ``tiles``, ``at_move`` (moves played when it was finished, null
+    if not), ``phase_moves`` (in the phase), and ``at_time`` and ``tps`` when the moves were timed."""
+    p = phase
+    fields: dict[str, Any] = {"name": p.name, "tiles": list(p.tiles), "at_move": p.move, "phase_moves": p.moves}
+    if p.time is not None:
+        fields["at_time"] = round(p.time, 6)
+        fields["tps"] = p.tps
+    return fields
 
 
 def analysis_text(analysis: Analysis, convention: str = "tile") -> str:
@@ -68,9 +86,10 @@ def analysis_text(analysis: Analysis, convention: str = "tile") -> str:
         lines += ["  " + row for row in str(a.board).splitlines()]
     lines += [f"Letters name the direction the {'blank moves' if convention == 'blank' else 'pushed tile slides'}.",
               f"Your moves ({a.length}): {format_letters(a.letters, convention) or '(none)'}", _summary(a),
-              f"Distance {'to the goal' if a.exact else '(a lower bound)'} after each move, from the start: "
-              + " ".join(map(str, a.distances))]
+              _distance_line(a)]
     lines += _mistake_lines(a, convention)
+    lines += _detour_lines(a)
+    lines += _phase_lines(a)
     what = "An optimal" if a.exact else "A near-optimal (not proven optimal)"
     where = "the start" if a.optimal_from == 0 else f"step {a.optimal_from}"
     lines.append(f"{what} solution from {where} ({count_text(len(a.optimal), 'move')}): "
@@ -99,14 +118,48 @@ def _summary(a: Analysis) -> str:
     return f"{count_text(a.length, 'move')}, {end}; {best}{ratio}"
 
 
+def _distance_line(a: Analysis) -> str:
+    if a.exact:
+        return "Distance to the goal after each move, from the start: " + " ".join(map(str, a.distances))
+    spans = [str(lo) if lo == up else f"{lo}-{up}" if up >= 0 else f"{lo}+" for lo, up in zip(a.distances, a.upper,
+                                                                                            strict=True)]
+    return "Distance to the goal after each move (proven bounds), from the start: " + " ".join(spans)
+
+
 def _mistake_lines(a: Analysis, convention: str) -> list[str]:
-    if not a.exact:
-        return ["Mistakes are not named: they need optimal distances (boards of at most 16 cells)."]
     if not a.mistakes:
-        return ["No mistake: every move brought the goal closer."]
-    lines = [f"{count_text(len(a.mistakes), 'mistake')} (moves after which the distance did not fall):"]
+        return ["No mistake: every move brought the goal closer." if a.exact else
+                "No mistake proven: where the bounds do not settle a move, it is not called one."]
+    what = "moves after which the distance did not fall" if a.exact else "moves the bounds prove took the goal farther"
+    lines = [f"{count_text(len(a.mistakes), 'mistake')} ({what}):"]
     for m in a.mistakes:
+        if m.proof:
+            lines.append(f"  move {m.index + 1} ({format_letters(m.move, convention)}): {m.proof}")
+            continue
         better = ", ".join(format_letters(b, convention) for b in m.better) or "none (stop: the goal was reached)"
         lines.append(f"  move {m.index + 1} ({format_letters(m.move, convention)}): {m.distance_before} -> "
                      f"{m.distance_after}; better: {better}")
+    return lines
+
+
+def _detour_lines(a: Analysis) -> list[str]:
+    """Each return to an earlier position (moves numbered from 1)."""
+    if not a.detours:
+        return []
+    wasted = sum(d.wasted for d in a.detours)
+    lines = [f"{count_text(len(a.detours), 'detour')} ({count_text(wasted, 'move')} wasted):"]
+    for d in a.detours:
+        kind = "an undo pair" if d.wasted == 2 else f"back to the position after move {d.start}"
+        lines.append(f"  moves {d.start + 1}-{d.end}: {kind} ({d.wasted} wasted)")
+    return lines
+
+
+def _phase_lines(a: Analysis) -> list[str]:
+    lines = ["Phases (finished for good after move ...):"]
+    for p in a.phases:
+        if p.move is None:
+            lines.append(f"  {p.name}: not finished")
+            continue
+        timed = "" if p.time is None else f" at {p.time:.2f} s" + ("" if p.tps is None else f", {p.tps:.2f} TPS")
+        lines.append(f"  {p.name}: move {p.move} ({count_text(p.moves or 0, 'move')}{timed})")
     return lines

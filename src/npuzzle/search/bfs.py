@@ -366,11 +366,21 @@ def table_distance(board: Board, goal: Goal = "standard") -> int | None:
 
 def has_table(board: Board, goal: Goal) -> bool:
     """Whether a distance table is saved for ``board``'s shape and ``goal`` (not yet read)."""
-    if board.size > MAX_CELLS:
+    return has_blank_table(board.height, board.width, board.size - 1 if goal == "standard" else 0)
+
+
+def blank_table_at_hand(height: int, width: int, blank: int) -> bool:
+    """Whether the distance table of goal blank cell ``blank`` answers for this shape: the board
+    has at most ``IN_MEMORY_CELLS`` cells (made at once) or the table is saved."""
+    return height * width <= IN_MEMORY_CELLS or has_blank_table(height, width, blank)
+
+
+def has_blank_table(height: int, width: int, blank: int) -> bool:
+    """Whether the distance table of goal blank cell ``blank`` is saved for this shape (not yet read)."""
+    if height * width > MAX_CELLS:
         return False
-    blank = board.size - 1 if goal == "standard" else 0
     try:
-        return store.table_stamp(_key(board.height, board.width, blank)) is not None
+        return store.table_stamp(_key(height, width, blank)) is not None
     except TableFormatError:
         return True  # unreadable: the walk reports it (``solve_problem``) and IDA* answers
 
@@ -393,19 +403,15 @@ def solve_problem(problem: Problem) -> Solution:
 
 
 def solve_goal_board(problem: Problem) -> Solution:
-    """A goal board whose blank and the position's are both off the corners, on a board of at most
-    ``MAX_CELLS`` cells (``search.problem`` method ``table-cell``): an optimal solution read off
-    the distance table of the goal's blank cell (``blank_cell_walk``) after relabelling the goal's
-    tiles to 1..N-1 row by row around the blank."""
-    from .relabel import Frame
+    """A goal board whose blank and the position's are both off the corners, where the table of the
+    goal's blank cell is at hand (``blank_table_at_hand``; ``search.problem`` method ``table-cell``):
+    an optimal solution read off the distance table of the goal's blank cell (``blank_cell_walk``)
+    after relabelling the goal's tiles to 1..N-1 row by row around the blank."""
+    from .relabel import renamed
 
     board, goal = problem.board, problem.goal
     assert isinstance(goal, Board) and board.size <= MAX_CELLS
-    target = goal_board(board.height, board.width, goal.blank)
-    labels = [0] * board.size
-    for c, t in enumerate(goal.tiles):
-        labels[t] = target.tiles[c]
-    frame = Frame(tuple(range(board.size)), tuple(labels), False)
+    frame = renamed(goal)
     framed, stats = blank_cell_walk(frame.apply(board), goal.blank)
     return found_solution(board, goal, frame.original_tiles(framed), optimal=True, stats=stats, method="bfs-table",
                           heuristic="table", note="the blank of neither board is in a corner: solved with the "

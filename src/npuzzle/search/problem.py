@@ -35,6 +35,7 @@ from .registry import (
     REGISTRY,
     SPLIT,
     TABLE,
+    TABLE_AT_HAND,
     TABLE_CELL,
     TABLE_SAVED,
     UNDER_WAY,
@@ -109,7 +110,7 @@ def prepare(board: Board, request: Request, method: str = "auto") -> Problem:
     if request.cost != "unit":
         _check_priced(request, board, named, chosen)
     _check_size(chosen, board)
-    if named is None and not _corner(board, request.goal) and board.size <= _TABLE_CELL_CELLS:
+    if named is None and not _corner(board, request.goal) and _blank_table(board, request.goal):
         chosen = "table-cell"  # no frame: the distance table of the goal's blank cell answers at once
     frame, start, target, prefix = _framed(board, request.goal, named, chosen)
     goal = named if named is not None else request.goal  # a goal board of a convention is named
@@ -254,9 +255,11 @@ def _auto_method(board: Board, named: Goal | None, request: Request) -> str:
     return "realtime"
 
 
-#: Goal boards of at most this many cells whose blank and the position's are both off the corners
-#: are solved by the distance table of the goal's blank cell (``bfs.solve_goal_board``).
-_TABLE_CELL_CELLS = TABLE_CELL.max_cells or 0
+def _blank_table(board: Board, goal: Goal | Board) -> bool:
+    """Whether the distance table of the goal board's blank cell answers (``bfs.solve_goal_board``):
+    one is saved, or the board is small enough to make one at once (``bfs.blank_table_at_hand``)."""
+    assert isinstance(goal, Board)
+    return bool(load(TABLE_AT_HAND)(board.height, board.width, goal.blank))
 
 
 def _corner(board: Board, goal: Goal | Board) -> bool:

@@ -188,9 +188,11 @@ PRICED = {"astar": "npuzzle.search.costs:solve_astar", "idastar": "npuzzle.searc
 TABLE = Method("table", "npuzzle.search.bfs:solve_problem", "a saved distance table", _EVERY,
                "saved distance table")
 TABLE_CELL = Method("table-cell", "npuzzle.search.bfs:solve_goal_board", "a blank cell's distance table", _EVERY,
-                    "distance table", 12)
+                    "distance table")  # where one is at hand: ``search.bfs.blank_table_at_hand``
 #: ``(board, goal) -> bool``: whether a distance table is saved for the board's shape and goal.
 TABLE_SAVED = "npuzzle.search.bfs:has_table"
+#: ``(height, width, blank) -> bool``: whether the distance table of a goal blank cell answers.
+TABLE_AT_HAND = "npuzzle.search.bfs:blank_table_at_hand"
 #: ``(board, moves, goal) -> letters``: the kernels' replay, for boards too large to replay in Python.
 KERNEL_REPLAY = "npuzzle.search.realtime:replayed_directions_letters"
 #: The method a solve is running (after ``auto`` is resolved), for the compile notice to name.

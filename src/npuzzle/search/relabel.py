@@ -95,6 +95,27 @@ def _frame(anchor: Board, reverse: bool) -> Frame | None:
     return Frame(cells, tuple(labels), reverse)
 
 
+def goal_frame(goal: Board) -> Frame | None:
+    """The frame that takes ``goal`` to the standard goal, the same for every position; None if
+    its blank is off the corners."""
+    return _frame(goal, False)
+
+
+def renamed(goal: Board) -> Frame:
+    """The tiles of ``goal`` renamed 1..N-1 row by row around its blank, which stays where it is:
+    the frame onto the distance table of the goal's blank cell (``search.bfs.goal_board``), for a
+    goal whose blank is off the corners.
+
+    >>> renamed(Board(2, 3, (5, 0, 1, 2, 3, 4))).apply(Board(2, 3, (5, 0, 1, 2, 3, 4))).tiles
+    (1, 0, 2, 3, 4, 5)
+    """
+    labels = [0] * goal.size
+    for c, t in enumerate(goal.tiles):
+        if t:
+            labels[t] = c + (c < goal.blank)
+    return Frame(tuple(range(goal.size)), tuple(labels), False)
+
+
 def frame_for(board: Board, goal: Board) -> Frame | None:
     """A frame that takes ``goal`` to the standard goal (or, failing that, ``board``, searching
     backwards); None if neither has its blank in a corner."""

@@ -173,7 +173,19 @@ def read_analyze(data: Mapping[str, Any], board: Board, bounds: Bounds) -> Analy
     return AnalyzeRequest(position=format_position(board), moves=tiles, goal=read_goal(data),
                           all_optimal=_count(data, "all_optimal", MAX_LISTED),
                           optimal_from=_count(data, "optimal_from", len(tiles)),
-                          timeout=bounds.time_limit, cells=board.size)
+                          timeout=bounds.time_limit, cells=board.size, times=_times(data, len(tiles)))
+
+
+def _times(data: Mapping[str, Any], moves: int) -> tuple[float, ...] | None:
+    """The optional time of each move (seconds from the start, one a move, non-decreasing)."""
+    value = data.get("times")
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != moves or not all(
+            isinstance(t, int | float) and not isinstance(t, bool) and 0 <= t < 1e9 for t in value) or any(
+            b < a for a, b in zip(value, value[1:], strict=False)):
+        raise RequestError(f"'times' must be a list of {moves:,} non-decreasing times in seconds, one a move")
+    return tuple(float(t) for t in value)
 
 
 def _count(data: Mapping[str, Any], name: str, high: int) -> int:

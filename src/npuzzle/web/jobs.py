@@ -100,6 +100,7 @@ class AnalyzeRequest:
     optimal_from: int = 0
     timeout: float = 30.0
     cells: int = 0
+    times: tuple[float, ...] | None = None
 
     @property
     def cheap(self) -> bool:
@@ -140,7 +141,7 @@ def _analyze(job_id: str, request: AnalyzeRequest) -> tuple[str, str, Any]:
 
     try:
         analysis = analyze(request.position, list(request.moves), goal=request.goal, all_optimal=request.all_optimal,
-                           optimal_from=request.optimal_from, timeout=request.timeout)
+                           optimal_from=request.optimal_from, timeout=request.timeout, times=request.times)
         return "done", job_id, analysis_record(analysis)
     except NPuzzleError as e:
         return "failed", job_id, str(e)
