@@ -133,6 +133,10 @@ def _run_grid(args: argparse.Namespace) -> int:
         out.flush()
 
     pending = len(runs) - _already(runs, results)
+    unweighted = grid.at_weight_one(runs) if args.weight is None else []
+    if unweighted:
+        print(f"note: {', '.join(unweighted)} at weight 1 (optimal answers, the slowest); give --weight W "
+              "(e.g. 1.5) for bounded-suboptimal runs", file=sys.stderr)
     if not args.json:
         out.write(present.grid_head_text(len(count), len({repr(p.combo) for p in runs}), len(runs),
                                          len(runs) - pending, args.out,
@@ -181,12 +185,9 @@ def _already(runs: list[grid.Planned], results: grid.Results | None) -> int:
 
 
 def _grid_status(rows: list[dict[str, Any]]) -> int:
-    """The exit status of a grid: 1 for an error or a length or node count that differs from the
-    published one, else 3 if a run was stopped by the limit, else 0."""
-    if any(r["status"] == "error" or r["nodes_ok"] is False
-           or (r["status"] == "solved" and r["published_optimum"] not in (None, r["length"])) for r in rows):
-        return EXIT_INPUT
-    return EXIT_LIMIT if any(r["status"] == "limit" for r in rows) else EXIT_OK
+    """The exit status of a grid (``grid.outcome``): 1 if a run failed its check or was refused, else
+    3 if a run was stopped by the limit, else 0."""
+    return {"failed": EXIT_INPUT, "limit": EXIT_LIMIT}.get(grid.outcome(rows), EXIT_OK)
 
 
 class _ClearingOut:
