@@ -696,14 +696,19 @@ def at_weight_one(runs: Sequence[Planned]) -> list[str]:
     """The methods of the runs that take a weight (the bounded-suboptimal ones:
     ``search.registry.quality_bound``) and run only at weight 1, where their answers are optimal
     and their searches as slow as an optimal one's."""
-    from .search.registry import REGISTRY
-
     weights: dict[str, set[float]] = {}
     for p in runs:
-        entry = REGISTRY.get(p.combo["method"])
-        if entry is not None and "weight" in entry.options:
-            weights.setdefault(entry.name, set()).add(p.combo.get("weight") or 1.0)
+        if takes_weight(p.combo["method"]):
+            weights.setdefault(p.combo["method"], set()).add(p.combo.get("weight") or 1.0)
     return [name for name, seen in weights.items() if seen == {1.0}]
+
+
+def takes_weight(method: str) -> bool:
+    """Whether the registered search ``method`` takes a weight (is bounded-suboptimal)."""
+    from .search.registry import REGISTRY
+
+    entry = REGISTRY.get(method)
+    return entry is not None and "weight" in entry.options
 
 
 def shown(runs: Sequence[Planned]) -> list[str]:
@@ -711,3 +716,47 @@ def shown(runs: Sequence[Planned]) -> list[str]:
     heuristic, and every other axis given more than one value."""
     return ["set", "method", "heuristic", *(name for name in AXIS_NAMES[2:]
                                             if len({repr(p.combo[name]) for p in runs}) > 1)]
+
+
+# -- provenance -----------------------------------------------------------------------------------
+
+
+def provenance(sets: Sequence[GridSet], values: dict[str, list[Any]], timeout: float | None, argv: Sequence[str],
+               version: str, *, host: bool = True) -> dict[str, Any]:
+    """A new sidecar for a grid's output file (``provenance``): this run's environment (npuzzle
+    ``version``, ...), the time
+    limit, the axes' values and each whole set (all its positions, whatever ``--ids`` picks) with
+    the hash of its positions."""
+    from . import provenance as meta
+
+    entries = [meta.set_entry(s.name, str(s.items[0].goal if s.items else "standard"),
+                              ((i.number, i.board.tiles) for i in s.items)) for s in sets]
+    return meta.record(meta.session(argv, version, host=host), {"timeout": timeout},
+                       {name: list(vals) for name, vals in values.items()}, entries)
+
+
+def resumed_provenance(results: Results, new: dict[str, Any], allow_mixed: bool) -> dict[str, Any]:
+    """The sidecar to write before a run adds rows to ``results``' file: ``new`` when the file holds
+    no row; else the file's sidecar with the new sets and session added, once checked: a file
+    without one, or made by another npuzzle version or commit, with another time limit or with
+    other positions under a set's name, is refused (``InvalidOptionError``) unless ``allow_mixed``,
+    and the session then records what differed."""
+    from . import provenance as meta
+
+    if not results.read():
+        return new
+    old = meta.read(results.path)
+    where = quote_input(str(results.path))
+    if old is None:
+        problems = [f"it has no {meta.SUFFIX} sidecar (made by an older npuzzle or by hand)"]
+        old = {**new, "sessions": []}
+    else:
+        problems = meta.differences(old, new)
+    if problems and not allow_mixed:
+        raise InvalidOptionError(f"--out {where} was made otherwise: {'; '.join(problems)}. Its rows would "
+                                 "not be comparable with new ones: give another --out, or --allow-mixed-runs "
+                                 "to add to it anyway")
+    if problems:
+        new = {**new, "sessions": [{**new["sessions"][0], "mixed": problems}]}
+    return meta.merged(old, new)
+

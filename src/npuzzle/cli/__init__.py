@@ -95,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(parser.format_help(), end="")
         return EXIT_OK
     args = _parse(parser, argv)
+    args.command_line = ["npuzzle", *given]  # as typed, for the records of where results came from
     run = _command(args.command)[1]
     warnings.showwarning = functools.partial(_show_warning, args.command)
     try:
