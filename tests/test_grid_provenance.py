@@ -14,16 +14,10 @@ import numba
 import numpy
 import pytest
 from records import valid
+from test_grid import bench
 
 from npuzzle import __version__, grid, provenance
-from npuzzle.cli import main
 from npuzzle.instances import scramble
-
-
-def bench(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(["bench", *args])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def meta_of(path: Path) -> dict[str, object]:

@@ -6,26 +6,14 @@ limit keeps exit status 3. Lengths and costs are checked against breadth-first s
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from naive import bfs_distances, dijkstra_costs, goal_cells
+from test_grid import bench, csv_rows
 
 from npuzzle import grid
-from npuzzle.cli import main
 from npuzzle.instances import benchmark_set, scramble
 from npuzzle.present import grid as present
 from npuzzle.search.registry import REGISTRY, quality_bound
-
-
-def bench(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(["bench", *args])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def csv_rows(path: Path) -> list[dict[str, object]]:
-    return present.read_csv(path.read_text(encoding="utf-8"), grid.COLUMNS)
 
 
 def test_the_guarantees_come_from_the_registry():
