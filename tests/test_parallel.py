@@ -24,7 +24,7 @@ from npuzzle.cli import main
 from npuzzle.cluster import solve_many
 from npuzzle.heuristics.registry import parse as parse_heuristic
 from npuzzle.instances import random_board, scramble
-from npuzzle.search import solve
+from npuzzle.search import Request, prepare, solve
 from npuzzle.search.idastar import idastar
 from npuzzle.search.split import MAX_DEPTH, Job, Pool, frontier, split_idastar, workers_for
 
@@ -74,16 +74,20 @@ def test_a_batch_gives_the_serial_solutions_in_order(pool):
     items = [(b, "standard") for shape in SHAPES for b in boards(shape, 3, seed=7)]
     items += [(npuzzle.parse("bc9e80df3412a756"), "standard"), (boards((3, 3), 1, 3)[0], "blank-first")]
     items = [(b, g) for b, g in items if b.unsolvable_reason(g) is None]
-    parallel = list(solve_many(items, pool, method="idastar", heuristic="wd+id"))
+    problems = [prepare(b, Request(goal=g, heuristic="wd+id"), "idastar") for b, g in items]
+    parallel = list(solve_many(problems, pool))
     serial = [solve(b, goal=g, method="idastar", heuristic="wd+id") for b, g in items]
     assert [s.moves for s in parallel] == [s.moves for s in serial]
     assert [s.stats.generated for s in parallel] == [s.stats.generated for s in serial]
     assert [s.board for s in parallel] == [b for b, _ in items]
 
 
-def test_callbacks_do_not_cross_processes(pool):
-    with pytest.raises(ValueError, match="no callbacks"):
-        list(solve_many([(Board.goal(2, 3), "standard")], pool, on_progress=print))
+def test_callbacks_stay_in_this_process(pool):
+    calls = []
+    problem = prepare(npuzzle.parse("8 6 7/2 5 4/3 0 1"), Request(heuristic="lc", on_progress=calls.append,
+                                                                   on_iteration=lambda *a: calls.append(a)))
+    (solution,) = solve_many([problem], pool)  # a closure cannot be pickled: it is not sent
+    assert solution.length == 31 and calls == []
 
 
 def test_the_python_api():
@@ -292,3 +296,90 @@ def test_a_pool_starts_no_more_processes_than_it_has_items():
     with Pool(50) as pool:
         assert list(pool.imap(abs, [-1, -2])) == [1, 2]
         assert len(pool._pool._pool) == 2
+
+
+# -- every solve flag that is a Request field reaches the workers ------------------------------------
+
+#: Where ``_recording_solve_one`` leaves what a worker received (set before the pool forks).
+_RECEIVED: list[Path] = []
+
+
+#: The real ``cluster.solve_one``, which ``_recording_solve_one`` calls.
+_REAL_SOLVE_ONE: list = []
+
+
+def _recording_solve_one(one):
+    """``cluster.solve_one`` that first writes the problem it received, in the worker, to a file."""
+    import pickle
+
+    name = "-".join(map(str, one.problem.board.tiles))
+    (_RECEIVED[0] / f"{name}.pickle").write_bytes(pickle.dumps((os.getpid(), one.problem)))
+    return _REAL_SOLVE_ONE[0](one)
+
+#: Each ``npuzzle solve`` flag that sets a ``Request`` field (or a limit of ``Request.limit``): its
+#: arguments, the method that takes it, and the value the worker must receive (not the default).
+_FLAG_VALUES = {
+    "goal": (["--goal", "blank-first"], "idastar", "blank-first"),
+    "heuristic": (["--heuristic", "lc"], "idastar", "lc"),
+    "pruning": (["--pruning", "parent"], "idastar", "parent"),
+    "timeout": (["--timeout", "600"], "idastar", 600.0),
+    "max_nodes": (["--max-nodes", "123456789"], "idastar", 123456789),
+    "max_memory": (["--max-memory", "1G"], "idastar", 1 << 30),
+    "weight": (["--weight", "1.5"], "astar", 1.5),
+    "cost": (["--cost", "heavy"], "ucs", "heavy"),
+    "budget": (["--budget", "0.25"], "beam", 0.25),
+    "realtime_method": (["--realtime-method", "parberry"], "realtime", "parberry"),
+}
+#: The fields no flag of their name sets: what stays in this process (the callbacks: --verbose and
+#: the status line; the executor: --jobs itself) and the Python API's own (order, top_nodes).
+_NOT_FLAGS = {"limit", "on_iteration", "on_progress", "executor", "order", "top_nodes"}
+
+
+def test_every_request_flag_of_solve_reaches_the_workers_of_a_batch(tmp_path, monkeypatch, capsys):
+    """A 2-position ``--jobs 2`` batch for each method, with every flag that method takes given a
+    value other than its default: each worker receives the position and the request with every one
+    of those values (the list of flags comes from ``Request``'s fields and the parser, so a new
+    option with a flag fails here until it is given a value)."""
+    import dataclasses
+    import pickle
+
+    from npuzzle import cluster
+    from npuzzle.cli import build_parser
+    from npuzzle.search.limits import Limit
+    from npuzzle.search.registry import Request
+
+    limit_fields = {f.name for f in dataclasses.fields(Limit)}
+    request_fields = {f.name for f in dataclasses.fields(Request)}
+    assert set(_FLAG_VALUES) | _NOT_FLAGS == request_fields | limit_fields  # every field is accounted for
+    solve_parser = next(a for a in build_parser("solve")._actions if a.dest == "command").choices["solve"]
+    dests = {a.dest: a for a in solve_parser._actions}
+    assert set(_FLAG_VALUES) == (request_fields | limit_fields) & set(dests) - {"limit"}
+    defaults = {**{f.name: f.default for f in dataclasses.fields(Request)},
+                **{f.name: f.default for f in dataclasses.fields(Limit)}}
+    for name, (_, _, value) in _FLAG_VALUES.items():
+        assert value != defaults[name] and value != dests[name].default, name
+
+    _REAL_SOLVE_ONE[:] = [cluster.solve_one]
+    monkeypatch.setattr(cluster, "solve_one", _recording_solve_one)
+    positions = ["1 2 3/4 5 6/0 7 8", "1 2 3/4 0 5/7 8 6"]
+    methods = sorted({method for _, method, _ in _FLAG_VALUES.values()})
+    for method in methods:
+        given = {name: value for name, (_, m, value) in _FLAG_VALUES.items() if m == method}
+        flags = [arg for name in given for arg in _FLAG_VALUES[name][0]]
+        folder = tmp_path / method
+        folder.mkdir()
+        _RECEIVED[:] = [folder]
+        status = main(["solve", "--jobs", "2", "--oversubscribe", "--json", "--method", method, *flags, *positions])
+        out = capsys.readouterr().out
+        assert status == 0, out
+        assert len(records(out)) == 2
+        received = [pickle.loads(p.read_bytes()) for p in sorted(folder.iterdir())]
+        asked = sorted(npuzzle.parse(p).tiles for p in positions)
+        assert sorted(problem.board.tiles for _, problem in received) == asked
+        for pid, problem in received:
+            assert pid != os.getpid()  # solved in a worker
+            request = problem.request
+            for name, value in given.items():
+                got = getattr(request.limit, name) if name in limit_fields else getattr(request, name)
+                assert got == value, (method, name, got)
+    _REAL_SOLVE_ONE.clear()

@@ -291,12 +291,13 @@ def test_a_port_in_use_is_one_line_and_exit_status_1():
 def test_a_worker_that_dies_fails_its_job_and_is_replaced():
     import time
 
-    from npuzzle.web.jobs import Jobs, SolveRequest
+    from npuzzle import parse
+    from npuzzle.web.jobs import Jobs, SolveJob
 
     jobs = Jobs(workers=1)
     jobs.start()
     try:
-        job = jobs.submit(SolveRequest(KNUTH_HARD, method="idastar", heuristic="manhattan", timeout=60))
+        job = jobs.submit(SolveJob.of(parse(KNUTH_HARD), "idastar", 60, heuristic="manhattan"))
         for _ in range(600):  # until the search reports progress
             if job.progress is not None:
                 break
@@ -308,7 +309,7 @@ def test_a_worker_that_dies_fails_its_job_and_is_replaced():
                 break
             time.sleep(0.1)
         assert job.state == "failed" and job.record()["reason"] == "the worker process stopped"
-        again = jobs.submit(SolveRequest("1 2 3/4 5 6/7 0 8"))
+        again = jobs.submit(SolveJob.of(parse("1 2 3/4 5 6/7 0 8")))
         for _ in range(600):
             if again.finished:
                 break

@@ -125,24 +125,24 @@ def solve(
     - ``options``: any other ``search.Request`` field (``order``, ``top_nodes``); an option the
       method does not take is refused (the table: ``npuzzle solve --help``).
 
-    Raises ``UnsolvableError`` if the goal cannot be reached (with the parity reason),
-    ``InvalidBoardError`` for a bad position, ``InvalidOptionError`` and ``InvalidTypeError``.
+    Raises ``UnsolvableError`` (with the reason), ``InvalidBoardError``, ``InvalidOptionError``, ``InvalidTypeError``.
 
     >>> solve("1 2 3/4 5 6/0 7 8", method="idastar", heuristic="lc", timeout=10).letters
     'LL'
     >>> solve("0 1 2/3 4 5/6 7 8", goal=parse("1 0 2/3 4 5/6 7 8"), method="idastar").moves  # a goal board
     (1,)
     """
-    from .search import solve as _solve
+    from .search import prepare, registry, run
 
-    check_options(dict(method=method, heuristic=heuristic, goal=goal, timeout=timeout, max_nodes=max_nodes, jobs=jobs,
-                       max_memory=max_memory, weight=weight, pruning=pruning, shape=shape, scheduler=scheduler))
+    check_options({"method": method, "goal": goal, "timeout": timeout, "max_nodes": max_nodes, "jobs": jobs,
+                   "max_memory": max_memory, "shape": shape, "scheduler": scheduler})  # Request checks the rest
     board = _board(board, shape, limit)
     with _workers(jobs, scheduler) as executor:
-        return _solve(board, method=method, heuristic=heuristic, limit=_limit(limit, timeout, max_nodes, max_memory),
-                      goal=_goal(goal, board), weight=weight, realtime_method=realtime_method,
-                      on_iteration=on_iteration, pruning=pruning, on_progress=on_progress, executor=executor,
-                      budget=budget, **options)
+        return run(prepare(board, registry.Request(
+            goal=_goal(goal, board), heuristic=heuristic, weight=weight, pruning=pruning,
+            realtime_method=realtime_method, limit=_limit(limit, timeout, max_nodes, max_memory),
+            on_iteration=on_iteration, on_progress=on_progress, executor=executor, budget=budget,
+            **registry.check_fields(options, "solve")), method))
 
 
 def _workers(jobs: int, scheduler: str | None) -> AbstractContextManager[Executor | None]:
@@ -176,22 +176,23 @@ def solve_many(
     ...                               method="idastar", heuristic="lc")]
     [2, 1]
     """
+    from dataclasses import replace
+
     from .cluster import solve_many as _solve_many
     from .cluster import workers
-    from .search import solve as _solve
+    from .search import Request, prepare, run
 
     check_options({"jobs": jobs, "scheduler": scheduler, "goal": goal, "shape": shape, "method": method,
                    "heuristic": heuristic, "timeout": timeout, "max_nodes": max_nodes, "pruning": pruning})
     if isinstance(boards, str | bytes | bytearray | Board) or not isinstance(boards, Iterable):
         raise InvalidTypeError(f"boards={quote_input(boards)}: give a list (or any iterable) of positions")
     read = [_board(b, shape) for b in boards]
-    limit = _limit(None, timeout, max_nodes, None)
+    request = Request(heuristic=heuristic, limit=_limit(None, timeout, max_nodes, None), pruning=pruning)
     with workers(jobs, scheduler) as executor:
+        problems = [prepare(b, replace(request, goal=_goal(goal, b)), method) for b in read]
         if executor is None:
-            return [_solve(b, goal=_goal(goal, b), method=method, heuristic=heuristic, limit=limit, pruning=pruning)
-                    for b in read]
-        return list(_solve_many(((b, _goal(goal, b)) for b in read), executor, method=method,
-                                heuristic=heuristic, limit=limit, pruning=pruning))
+            return [run(p) for p in problems]
+        return list(_solve_many(problems, executor))
 
 
 def lower_bound(board: Board | str, heuristic: str = "manhattan", *, goal: Goal | Board | str = "standard",

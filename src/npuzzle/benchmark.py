@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from .errors import quote_input
@@ -153,17 +153,18 @@ def solve_rows(run: Plan, *, timeout: float | None = None, executor: Executor | 
                on_progress: ProgressCallback | None = None) -> Iterator[Row]:
     """Each instance of the run solved, as its row, in order (see ``run``)."""
     from .cluster import solve_many
-    from .search import solve
+    from .search import Request, prepare
+    from .search import run as run_problem
 
-    limit = Limit(timeout=timeout)
+    request = Request(heuristic=run.heuristic, limit=Limit(timeout=timeout), pruning=run.pruning,
+                      on_progress=on_progress)
+    # Each instance prepared once (checked and resolved), then solved ``repeat`` times.
+    problems = (prepare(inst.board, replace(request, goal=inst.goal), run.method) for inst in run.instances)
     if executor is not None:
-        solutions = solve_many(((inst.board, inst.goal) for inst in run.instances), executor, repeat=run.repeat,
-                               method=run.method, heuristic=run.heuristic, limit=limit, pruning=run.pruning)
+        solutions = solve_many(problems, executor, repeat=run.repeat)
     else:
-        solutions = (min((solve(inst.board, method=run.method, heuristic=run.heuristic, goal=inst.goal, limit=limit,
-                                pruning=run.pruning, on_progress=on_progress) for _ in range(max(1, run.repeat))),
-                         key=lambda r: r.stats.seconds)
-                     for inst in run.instances)
+        solutions = (min((run_problem(p) for _ in range(max(1, run.repeat))), key=lambda r: r.stats.seconds)
+                     for p in problems)
     for inst, solution in zip(run.instances, solutions, strict=True):
         yield Row(inst, solution, run.compare_nodes)
 
@@ -189,9 +190,16 @@ def run(
     deterministic: every run finds the same solution with the same nodes). With an ``executor``
     (``search.split``) the instances are solved by its workers, one each; else ``on_progress``
     is called during each search (``search.solve``). ``plan`` and ``solve_rows`` are the same
-    run without any text."""
-    out = out if out is not None else sys.stdout
+    run without any text, ``report`` the same run of a plan."""
     the_plan = plan(name, ids, method=method, heuristic=heuristic, pruning=pruning, repeat=repeat)
+    return report(the_plan, timeout=timeout, out=out, as_json=as_json, executor=executor, on_progress=on_progress)
+
+
+def report(the_plan: Plan, *, timeout: float | None = None, out: Output | None = None, as_json: bool = False,
+           executor: Executor | None = None, on_progress: ProgressCallback | None = None) -> list[Row]:
+    """``run`` of a plan made already (``plan``)."""
+    out = out if out is not None else sys.stdout
+    name = the_plan.name
     if not as_json:
         out.write(_head_text(the_plan) + "\n")
     rows = []

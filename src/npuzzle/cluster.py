@@ -20,17 +20,19 @@ the run with a ``ClusterLostError`` saying how much was done. Workers run npuzzl
 installation and table store (``NPUZZLE_DATA_DIR`` there); build the tables on every machine
 first (``npuzzle tables build pdb:7-8``).
 
-One worker asks for nothing (the serial search, here); ``solve_many`` runs a batch on any
-executor, here ``split.Inline`` (this process):
+One worker asks for nothing (the serial search, here); ``solve_many`` runs a batch of prepared
+problems (``search.prepare``: a ``Board`` and a ``Request`` each, checked and resolved once, here)
+on any executor, here ``split.Inline`` (this process):
 
 >>> from npuzzle import Board
 >>> from npuzzle.cluster import solve_many, workers
+>>> from npuzzle.search import Request, prepare
 >>> from npuzzle.search.split import Inline
 >>> with workers(jobs=1) as executor:
 ...     print(executor)
 None
->>> boards = [(Board(2, 3, (1, 2, 3, 4, 0, 5)), "standard"), (Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), "standard")]
->>> [s.length for s in solve_many(boards, Inline(), heuristic="manhattan")]
+>>> boards = [Board(2, 3, (1, 2, 3, 4, 0, 5)), Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))]
+>>> [s.length for s in solve_many([prepare(b, Request(heuristic="manhattan")) for b in boards], Inline())]
 [1, 31]
 """
 
@@ -38,15 +40,16 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Board, Goal
 from .errors import ClusterLostError, NPuzzleError
 from .search.limits import Solution
+from .search.problem import Problem
 from .search.split import Executor, Outcome, Pool, Task, run_task, workers_for
 
 # -- many positions, one each ---------------------------------------------------------------------
@@ -54,35 +57,30 @@ from .search.split import Executor, Outcome, Pool, Task, run_task, workers_for
 
 @dataclass(frozen=True)
 class One:
-    """One position of a batch for a worker: the board, the goal and ``search.solve``'s options;
-    solved ``repeat`` times, the run with the least CPU time kept."""
+    """One position of a batch for a worker: its problem, prepared once by the caller (its
+    ``board`` and its ``request``, without the callbacks and the executor, which stay with the
+    caller: ``Request.portable``); solved ``repeat`` times, the run with the least CPU time kept."""
 
-    board: Board
-    goal: Goal | Board
-    options: tuple[tuple[str, Any], ...]
+    problem: Problem
     repeat: int = 1
 
 
 def solve_one(one: One) -> Solution:
     """A worker's side of ``solve_many``."""
-    from .search import solve
+    from .search import run
 
-    runs = [solve(one.board, goal=one.goal, **dict(one.options)) for _ in range(max(1, one.repeat))]
+    runs = [run(one.problem) for _ in range(max(1, one.repeat))]
     return min(runs, key=lambda r: r.stats.seconds)
 
 
-def solve_many(boards: Iterable[tuple[Board, Goal | Board]], executor: Executor, *, repeat: int = 1,
-               **options: Any) -> Iterator[Solution]:
-    """``search.solve(board, goal=goal, **options)`` for every ``(board, goal)``, run by the
-    executor's workers, the solutions in the boards' order (each the same as a serial solve's,
-    but for its times). Callbacks cannot cross to other processes: ``on_iteration`` and
-    ``on_progress`` are refused."""
-    if options.get("on_iteration") is not None or options.get("on_progress") is not None:
-        raise ValueError("solve_many runs each search in another process: no callbacks")
-    frozen = tuple(sorted(options.items()))
+def solve_many(problems: Iterable[Problem], executor: Executor, *, repeat: int = 1) -> Iterator[Solution]:
+    """Each prepared problem (``search.prepare``) run by the executor's workers, the solutions in
+    the problems' order (each the same as a serial solve's, but for its times). Callbacks cannot
+    cross to other processes: the requests are sent without them (``Request.portable``)."""
+    sent = (One(dataclasses.replace(p, request=p.request.portable()), repeat) for p in problems)
     # The workers load the kernels and map the tables themselves, at the same time (the
     # tables' pages are shared through the page cache either way).
-    yield from executor.imap(solve_one, (One(board, goal, frozen, repeat) for board, goal in boards))
+    yield from executor.imap(solve_one, sent)
 
 
 #: Seconds to wait for a scheduler to answer.

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from .board import Board, Goal, check_goal
 from .errors import InvalidOptionError, NPuzzleError, quote_input
 from .search.limits import INTERRUPTED, Limit, ProgressCallback, Solution
+from .search.registry import Request
 
 if TYPE_CHECKING:
     from .search.problem import Problem
@@ -225,8 +226,6 @@ NOT_TAKEN = {"heuristic": "-"}
 
 
 def request_fields() -> frozenset[str]:
-    from .search.registry import Request
-
     return frozenset(f.name for f in dataclasses.fields(Request))
 
 
@@ -283,11 +282,11 @@ def _product(axes: list[tuple[str, list[Any]]]) -> Iterator[dict[str, Any]]:
 def _taken(method: str, grid_set: GridSet) -> frozenset[str]:
     """The options ``method`` takes (``auto``: the method it picks for the set's first board)."""
     from .search.problem import prepare
-    from .search.registry import REGISTRY, Request
+    from .search.registry import REGISTRY
 
     if method == "auto" and grid_set.items:
         first = grid_set.items[0]
-        method = prepare(first.board, Request(first.goal, heuristic="manhattan"), "auto").method
+        method = prepare(first.board, Request(goal=first.goal, heuristic="manhattan"), "auto").method
     return REGISTRY[method].options if method in REGISTRY else frozenset()
 
 
@@ -297,6 +296,13 @@ def solve_options(combo: dict[str, Any]) -> dict[str, Any]:
     fields = request_fields()
     return {"method": combo["method"],
             **{k: v for k, v in combo.items() if k != "method" and k in fields and v not in (None, "-")}}
+
+
+def request_for(combo: dict[str, Any], goal: Goal, timeout: float | None = None) -> tuple[str, Request]:
+    """A combination's method and its ``Request`` for a position of ``goal`` (with the time limit)."""
+    options = solve_options(combo)
+    method = options.pop("method")
+    return method, Request(goal=goal, limit=Limit(timeout=timeout), **options)
 
 
 # -- the runs ---------------------------------------------------------------------------------------
@@ -318,12 +324,12 @@ STATUSES = ("solved", "limit", "error")
 
 @dataclass(frozen=True)
 class Task:
-    """One run for a worker: the position, its goal, ``search.solve``'s options and the time limit."""
+    """One run for a worker: the position, the method and the request (its goal, options and time
+    limit), prepared and solved in the worker."""
 
     board: Board
-    goal: Goal
-    options: tuple[tuple[str, Any], ...]
-    timeout: float | None
+    method: str
+    request: Request
 
 
 @dataclass(frozen=True)
@@ -337,11 +343,10 @@ class Outcome:
 
 def run_task(task: Task, on_progress: ProgressCallback | None = None) -> Outcome:
     """One run, in this process (a worker's side of ``run``)."""
-    from .search import solve
+    from .search import prepare, run
 
     try:
-        solution = solve(task.board, goal=task.goal, limit=Limit(timeout=task.timeout), on_progress=on_progress,
-                         **dict(task.options))
+        solution = run(prepare(task.board, dataclasses.replace(task.request, on_progress=on_progress), task.method))
     except NPuzzleError as e:
         return Outcome(None, str(e), peak_memory())
     return Outcome(solution, "", peak_memory())
@@ -470,7 +475,6 @@ def plan(sets: Sequence[GridSet], values: dict[str, list[Any]]) -> list[Planned]
     on the set's first position (``search.problem.prepare``: an option a method refuses, a board
     too large, a pattern database not built) before anything is solved."""
     from .search.problem import prepare
-    from .search.registry import Request
 
     runs: list[Planned] = []
     for grid_set in sets:
@@ -478,10 +482,9 @@ def plan(sets: Sequence[GridSet], values: dict[str, list[Any]]) -> list[Planned]
         for combo in combinations(grid_set, values):
             if grid_set.items:
                 first = grid_set.items[0]
-                options = solve_options(combo)
-                method = options.pop("method")
                 try:
-                    problem = prepare(first.board, Request(first.goal, **options), method)
+                    method, request = request_for(combo, first.goal)
+                    problem = prepare(first.board, request, method)
                     _check_tables(problem)
                 except NPuzzleError as e:
                     raise type(e)(f"{grid_set.name} with {_combo_text(combo)}: {e}") from None
@@ -525,7 +528,7 @@ def solve_runs(runs: Sequence[Planned], *, timeout: float | None = None, executo
     """Each run's row, in order: by ``executor``'s workers (one run each), or here, calling
     ``on_progress`` during each search. A search interrupted (Ctrl-C) raises ``KeyboardInterrupt``
     before its row."""
-    tasks = [Task(p.item.board, p.item.goal, tuple(solve_options(p.combo).items()), timeout) for p in runs]
+    tasks = [Task(p.item.board, *request_for(p.combo, p.item.goal, timeout)) for p in runs]
     outcomes = (executor.imap(run_task, tasks) if executor is not None
                 else (run_task(t, on_progress) for t in tasks))
     for planned, outcome in zip(runs, outcomes, strict=True):

@@ -30,14 +30,14 @@ def sample_lengths(
     from .cluster import solve_many
     from .instances import random_board
     from .meters import progress as meter
-    from .search import solve
+    from .search import Request, prepare, solve
 
     check_goal(goal)
     if count <= 0:
         raise NPuzzleError(f"the sample size must be positive, not {count}")
     rng = np.random.default_rng(seed)
     boards = [random_board(height, width, rng, goal) for _ in range(count)]
-    solutions = (solve_many(((b, goal) for b in boards), executor) if executor is not None
+    solutions = (solve_many((prepare(b, Request(goal=goal)) for b in boards), executor) if executor is not None
                  else (solve(b, goal=goal) for b in boards))
     lengths = []
     with meter(count, f"sample {height}x{width}", progress) as bar:

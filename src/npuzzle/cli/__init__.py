@@ -90,13 +90,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(given[0] if given else None)
-    if not given:
-        print(parser.format_help(), end="")
-        return EXIT_OK
-    args = _parse(parser, argv)
-    args.command_line = ["npuzzle", *given]  # as typed, for the records of where results came from
-    run = _command(args.command)[1]
+    try:
+        parser = build_parser(given[0] if given else None)
+        if not given:
+            print(parser.format_help(), end="")
+            return EXIT_OK
+        args = _parse(parser, argv)
+        args.command_line = ["npuzzle", *given]  # as typed, for the records of where results came from
+        run = _command(args.command)[1]
+    except KeyboardInterrupt:  # Ctrl-C while the command starts
+        print(interrupted_text(given[0] if given and given[0] in _COMMANDS else None), file=sys.stderr)
+        return EXIT_INTERRUPTED
     warnings.showwarning = functools.partial(_show_warning, args.command)
     try:
         with reporting(ProgressBar):  # long builds draw their progress bar on a terminal
@@ -113,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"npuzzle {args.command}: {present_common.internal_error_text(str(e))}", file=sys.stderr)
         return EXIT_INTERNAL
     except KeyboardInterrupt:
-        print(f"npuzzle {args.command}: interrupted", file=sys.stderr)
+        print(interrupted_text(args.command), file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
@@ -124,15 +128,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
 
 
+def interrupted_text(command: str | None) -> str:
+    """The one line of a command stopped by Ctrl-C."""
+    return f"npuzzle {command}: interrupted" if command else "npuzzle: interrupted"
+
+
 def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """The arguments; positions given on both sides of an option (``solve A --json B``) are all
     taken (argparse alone stops collecting them at the first option)."""
     args, extra = parser.parse_known_args(argv)
-    if extra and isinstance(getattr(args, "positions", None), list) and not any(
-            e.startswith("-") and e != "-" for e in extra):
+    if not extra:
+        return args
+    if isinstance(getattr(args, "positions", None), list) and not any(e.startswith("-") and e != "-" for e in extra):
         args.positions += extra
         return args
-    return parser.parse_args(argv)  # the usage error for what is left over
+    return parser.parse_args(argv)  # the usage error for what is left over (argparse exits)
 
 
 def _show_warning(command: str, message: Warning | str, category: type[Warning], filename: str, lineno: int,

@@ -109,9 +109,10 @@ def run(args: argparse.Namespace) -> int:
     live = Live(quiet=False)  # a status line on a terminal while an instance is searched
     try:
         with workers(args.jobs, args.scheduler, args.oversubscribe) as executor, live.running():
-            rows = benchmark.run(args.set, ids, method=axes["method"][0], heuristic=axes["heuristic"][0],
-                                 timeout=args.timeout, pruning=axes["pruning"][0], as_json=args.json,
-                                 executor=executor, out=_ClearingOut(live), on_progress=live.callback())
+            the_plan = benchmark.plan(args.set, ids, method=axes["method"][0], heuristic=axes["heuristic"][0],
+                                      pruning=axes["pruning"][0])
+            rows = benchmark.report(the_plan, timeout=args.timeout, as_json=args.json, executor=executor,
+                                    out=_ClearingOut(live), on_progress=live.callback())
     except ValueError as e:
         raise NPuzzleError(str(e)) from None
     if any(not r.solution.solved for r in rows):

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from ..notation import Entry
     from ..search.limits import Iteration, Solution
     from ..search.problem import Problem
+    from ..search.registry import Request
     from ..search.split import Executor
     from ._options import Subparsers
 
@@ -213,9 +214,10 @@ def run(args: argparse.Namespace) -> int:
         # (one position alone is split over them).
         lives = {i: Live(args.quiet) for i in ready}
         split = executor if len(ready) == 1 else None
-        problems = {i: _prepare(board, args, limit, goal, split, lives[i]) for i, board in ready.items()}
-        batched = [board for i, board in ready.items() if not (streaming or _streams(problems[i]))]
-        solutions = _solve_many(batched, args, limit, goal, executor) if executor and len(batched) > 1 else None
+        request = _request(args, limit, goal)
+        problems = {i: _prepare(board, request, args, split, lives[i]) for i, board in ready.items()}
+        batched = [problems[i] for i in ready if not (streaming or _streams(problems[i]))]
+        solutions = _solve_many(batched, args, executor) if executor and len(batched) > 1 else None
         shown = False  # text mode: a blank line between two solutions
         for i, entry in enumerate(entries):
             if entry.board is None:
@@ -241,23 +243,20 @@ def run(args: argparse.Namespace) -> int:
     return batch.finish()
 
 
-def _solve_many(boards: list[Board], args: argparse.Namespace, limit: Limit, goal: Goal | Board,
-                executor: Executor) -> Iterator[Solution]:
-    """The positions solved by the executor's workers, one each, the solutions in order."""
+def _solve_many(problems: list[Problem], args: argparse.Namespace, executor: Executor) -> Iterator[Solution]:
+    """The prepared positions solved by the executor's workers, one each, the solutions in order."""
     from ..cluster import solve_many
 
     live = Live(args.quiet)
     start, generated = time.monotonic(), 0
     with live.running():
-        solutions = solve_many(((b, goal) for b in boards), executor, method=args.method, heuristic=args.heuristic,
-                               limit=limit, weight=args.weight, realtime_method=args.realtime_method,
-                               pruning=args.pruning, budget=args.budget, cost=args.cost)
+        solutions = solve_many(problems, executor)
         for done, solution in enumerate(solutions, 1):
             live.clear()
             yield solution
             generated += solution.stats.generated
             wall = time.monotonic() - start
-            live.show(wall, functools.partial(present_batch.batch_progress_text, done, len(boards), generated, wall,
+            live.show(wall, functools.partial(present_batch.batch_progress_text, done, len(problems), generated, wall,
                                               executor.workers))
 
 
@@ -306,11 +305,21 @@ def _check_steps(board: Board, args: argparse.Namespace) -> None:
                            f"{board.height}x{board.width}")
 
 
-def _prepare(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | Board, executor: Executor | None,
+def _request(args: argparse.Namespace, limit: Limit, goal: Goal | Board) -> Request:
+    """The options as given: every ``Request`` field from the argument of the same name (a new
+    field with a flag of its name reaches every search, and every worker, without another line)."""
+    from ..search import Request
+
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Request)
+             if f.name not in _SET_HERE and hasattr(args, f.name)}
+    return Request(goal=goal, limit=limit, **given)
+
+
+def _prepare(board: Board, request: Request, args: argparse.Namespace, executor: Executor | None,
              live: Live) -> Problem:
-    """The one request of this position (the options as given), prepared: checked and resolved
-    (--count-only and --moves-out ask for real time)."""
-    from ..search import Request, prepare
+    """This position's request (the options as given, its callbacks), prepared: checked and
+    resolved (--count-only and --moves-out ask for real time)."""
+    from ..search import prepare
 
     streaming = args.count_only or args.moves_out is not None
 
@@ -318,11 +327,9 @@ def _prepare(board: Board, args: argparse.Namespace, limit: Limit, goal: Goal | 
         live.clear()
         print(present_solution.iteration_text(iteration, final), file=sys.stderr, flush=True)
 
-    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Request)
-             if f.name not in _SET_HERE and hasattr(args, f.name)}
-    request = Request(goal=goal, limit=limit, on_iteration=print_iteration if args.verbose else None,
-                      on_progress=live.callback(), executor=executor, **given)
-    return prepare(board, request, "realtime" if streaming and args.method == "auto" else args.method)
+    own = dataclasses.replace(request, on_iteration=print_iteration if args.verbose else None,
+                              on_progress=live.callback(), executor=executor)
+    return prepare(board, own, "realtime" if streaming and args.method == "auto" else args.method)
 
 
 def _solve(problem: Problem, args: argparse.Namespace, live: Live) -> Solution:

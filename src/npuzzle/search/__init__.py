@@ -9,17 +9,16 @@ Parberry's algorithm and a greedy refinement).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board, Goal
-from ..errors import InvalidOptionError, InvalidTypeError
+from ..errors import InvalidOptionError
 from ..heuristics import HEURISTICS
 from .limits import Limit, Progress, ProgressCallback, Solution, Stats
 from .problem import AUTO_BEAM_CELLS, AUTO_OPTIMAL_CELLS, Problem, prepare, run
-from .registry import METHODS, PRUNING, REALTIME_METHODS, UNDER_WAY, IterationCallback, Request
+from .registry import METHODS, PRUNING, REALTIME_METHODS, UNDER_WAY, IterationCallback, Request, check_fields
 
 if TYPE_CHECKING:
     from .split import Executor
@@ -61,12 +60,10 @@ def solve(
     against the standard goal (see ``search.relabel``); the moves come back in the original tiles.
     ``options`` are any other fields of ``Request`` (``order``, ``top_nodes``, ...).
     """
-    unknown = sorted(set(options) - {f.name for f in dataclasses.fields(Request)})
-    if unknown:
-        raise InvalidTypeError(f"solve() got an unknown option {unknown[0]}=: the options are "
-                               f"{', '.join(f.name for f in dataclasses.fields(Request))}")
-    request = Request(goal, heuristic, limit, weight, realtime_method, pruning, on_iteration, on_progress,
-                      executor=executor, budget=budget, **options)
+    check_fields(options, "solve")
+    request = Request(goal=goal, heuristic=heuristic, limit=limit, weight=weight, realtime_method=realtime_method,
+                      pruning=pruning, on_iteration=on_iteration, on_progress=on_progress, executor=executor,
+                      budget=budget, **options)
     return run(prepare(board, request, method))
 
 

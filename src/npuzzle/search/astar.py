@@ -38,7 +38,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -237,17 +237,10 @@ def run_framed(problem: Problem) -> AStarRun:
                    problem.request.on_progress).run()
 
 
-def astar(
-    board: Board,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    weight: float = 1.0,
-    limit: Limit | None = None,
-    on_iteration: IterationCallback | None = None,
-    on_progress: ProgressCallback | None = None,
-) -> Solution:
-    """Solve ``board`` by A* (optimal when ``weight == 1``) or weighted A* (f = g + weight * h).
+def astar(board: Board, *, heuristic: str = "manhattan", **options: Any) -> Solution:
+    """Solve ``board`` by A* (optimal when ``weight == 1``) or weighted A* (f = g + weight * h);
+    ``options`` are ``Request`` fields by name (``goal``, ``weight``, ``limit``, ``on_iteration``,
+    ``on_progress``, ...).
 
     ``heuristic`` is any name ``heuristics.registry`` parses: ``"manhattan"``, ``"lc"``
     (Manhattan plus linear conflict), ``"wd"``, ``"id"``, ``"pdb:PARTITION"`` or several joined
@@ -260,23 +253,12 @@ def astar(
     >>> astar(Board(2, 3, (1, 2, 3, 0, 4, 5)), heuristic="lc").letters
     'LL'
     """
-    return run_astar(board, goal=goal, heuristic=heuristic, weight=weight, limit=limit,
-                     on_iteration=on_iteration, on_progress=on_progress).solution
+    return run_astar(board, heuristic=heuristic, **options).solution
 
 
-def run_astar(
-    board: Board,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    weight: float = 1.0,
-    limit: Limit | None = None,
-    on_iteration: IterationCallback | None = None,
-    on_progress: ProgressCallback | None = None,
-) -> AStarRun:
+def run_astar(board: Board, *, heuristic: str = "manhattan", **options: Any) -> AStarRun:
     """``astar`` with the memory it used (for benchmarks)."""
-    problem = prepare(board, Request(goal, heuristic, limit, weight, on_iteration=on_iteration,
-                                     on_progress=on_progress), "astar")
+    problem = prepare(board, Request(heuristic=heuristic, **options), "astar")
     runs: list[AStarRun] = []
 
     def framed(p: Problem) -> Solution:

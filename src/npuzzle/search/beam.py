@@ -239,7 +239,7 @@ def beam_solve(board: Board, *, goal: Goal = "standard", budget: float | None = 
     >>> t.moves == beam_solve(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1))).moves   # a budget of nodes
     True
     """
-    request = Request(goal, limit=limit, budget=budget, on_progress=on_progress)
+    request = Request(goal=goal, limit=limit, budget=budget, on_progress=on_progress)
     return run_problem(prepare(board, request, "beam"))
 
 

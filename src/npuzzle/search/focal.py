@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -205,44 +206,23 @@ def run_framed(problem: Problem, tile_cost: np.ndarray | None = None) -> FocalRu
                    problem.request.on_iteration, problem.request.on_progress, problem.method).run()
 
 
-def focal(
-    board: Board,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    weight: float = 1.0,
-    limit: Limit | None = None,
-    on_iteration: IterationCallback | None = None,
-    on_progress: ProgressCallback | None = None,
-    method: str = "focal",
-) -> Solution:
+def focal(board: Board, *, heuristic: str = "manhattan", method: str = "focal", **options: Any) -> Solution:
     """Solve ``board`` by focal search (or ``method="dps"``, dynamic potential search): at most
     ``weight`` times the optimum (optimal when ``weight == 1``), with the lower bound proven in
-    ``lower_bound``. ``heuristic``, ``limit`` and the callbacks are as ``astar.astar``'s.
+    ``lower_bound``. ``heuristic``, ``limit`` and the callbacks are as ``astar.astar``'s (the
+    ``options`` are ``Request`` fields by name).
 
     >>> focal(Board(2, 3, (1, 2, 3, 0, 4, 5)), heuristic="lc", weight=3).letters
     'LL'
     """
-    return run_focal(board, goal=goal, heuristic=heuristic, weight=weight, limit=limit,
-                     on_iteration=on_iteration, on_progress=on_progress, method=method).solution
+    return run_focal(board, heuristic=heuristic, method=method, **options).solution
 
 
-def run_focal(
-    board: Board,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    weight: float = 1.0,
-    limit: Limit | None = None,
-    on_iteration: IterationCallback | None = None,
-    on_progress: ProgressCallback | None = None,
-    method: str = "focal",
-) -> FocalRun:
+def run_focal(board: Board, *, heuristic: str = "manhattan", method: str = "focal", **options: Any) -> FocalRun:
     """``focal`` with what it held (for benchmarks)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-    problem = prepare(board, Request(goal, heuristic, limit, weight, on_iteration=on_iteration,
-                                     on_progress=on_progress), method)
+    problem = prepare(board, Request(heuristic=heuristic, **options), method)
     runs: list[FocalRun] = []
 
     def framed(p: Problem) -> Solution:

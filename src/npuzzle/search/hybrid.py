@@ -26,19 +26,20 @@ workers, the frontier's subtrees are shared out as ``split`` does it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from ..arguments import exact_weight
-from ..board import Board, Goal
+from ..board import Board
 from ..heuristics.registry import KernelHeuristic, kernel_heuristic, single
 from .astar import _Arrays, _Search, default_max_memory
 from .idastar import _warm
-from .limits import NODE_LIMIT, Clock, Limit, ProgressCallback, Solution, Stats
+from .limits import NODE_LIMIT, Clock, Solution, Stats
 from .problem import Problem, prepare
 from .problem import run as run_problem
-from .registry import IterationCallback, Request
-from .split import _BIG, Executor, Inline, Job, Leaf, Leaves, _Split
+from .registry import Request
+from .split import _BIG, Inline, Job, Leaf, Leaves, _Split
 
 #: Nodes A* generates before IDA* takes over, by default.
 TOP_NODES = 1 << 20
@@ -74,24 +75,14 @@ def solve_problem(problem: Problem) -> Solution:
                            f"{search.nodes:,} it reached")
 
 
-def astar_idastar(
-    board: Board,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    limit: Limit | None = None,
-    pruning: str = "auto",
-    top_nodes: int = TOP_NODES,
-    on_iteration: IterationCallback | None = None,
-    on_progress: ProgressCallback | None = None,
-    executor: Executor | None = None,
-) -> Solution:
+def astar_idastar(board: Board, *, heuristic: str = "manhattan", top_nodes: int = TOP_NODES,
+                  **options: Any) -> Solution:
     """Optimal solution of ``board`` by A*+IDA* (see the module docstring): A* until it has
     generated ``top_nodes`` nodes, then IDA* below its open nodes (on ``executor``'s workers if
     given). ``heuristic``, ``pruning`` and ``limit`` are IDA*'s; the solution is the same length
-    as IDA*'s, and ``stats`` counts both parts."""
-    request = Request(goal, heuristic, limit, pruning=pruning, on_iteration=on_iteration, on_progress=on_progress,
-                      executor=executor, top_nodes=top_nodes)
+    as IDA*'s, and ``stats`` counts both parts. ``options`` are ``Request`` fields by name
+    (``goal``, ``limit``, ``pruning``, ``on_iteration``, ``on_progress``, ``executor``)."""
+    request = Request(heuristic=heuristic, top_nodes=top_nodes, **options)
     return run_problem(prepare(board, request, "astar+idastar"))
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -136,7 +136,8 @@ def _warm(heuristic: Spec, height: int, width: int, goal: Goal, pruning: str) ->
     start = start.move(start.movable_tiles()[0])
     # One move from the goal: a few nodes with sound tables; the node limit stops it on any other.
     limit = Limit(max_nodes=_WARM_NODES)
-    _run(start, goal, heuristic, "korf", limit, None, Clock(limit), pruning)
+    if _run(start, goal, heuristic, "korf", limit, None, Clock(limit), pruning).status == INTERRUPTED:
+        raise KeyboardInterrupt  # Ctrl-C while the kernel compiled or loaded: the search is not started
 
 
 #: Nodes a warm-up search may generate (it compiles the kernel; its result is not used).
@@ -163,18 +164,9 @@ def solve_problem(problem: Problem) -> Solution:
                 problem.pruning, request.on_progress)
 
 
-def idastar(
-    board: Board,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    order: str = "korf",
-    limit: Limit | None = None,
-    on_iteration: IterationCallback | None = None,
-    pruning: str = "auto",
-    on_progress: ProgressCallback | None = None,
-) -> Solution:
-    """Optimal solution of ``board`` by IDA*.
+def idastar(board: Board, *, heuristic: str = "manhattan", **options: Any) -> Solution:
+    """Optimal solution of ``board`` by IDA*; ``options`` are ``Request`` fields by name (``goal``,
+    ``order``, ``limit``, ``on_iteration``, ``pruning``, ``on_progress``, ...).
 
     ``heuristic`` is ``"manhattan"``, ``"lc"`` (Manhattan plus linear conflict) or any name
     ``heuristics.registry`` parses (``"wd+id"``, ``"pdb:6-6-3+wd"``, ...); ``order`` names
@@ -187,10 +179,9 @@ def idastar(
     >>> idastar(Board(2, 3, (1, 2, 3, 0, 4, 5)), heuristic="lc").letters
     'LL'
     """
-    if order not in ORDERS:
-        raise InvalidOptionError(f"order={order!r}: use one of {', '.join(ORDERS)}")
-    request = Request(goal, heuristic, limit, pruning=pruning, on_iteration=on_iteration, on_progress=on_progress,
-                      order=order)
+    request = Request(heuristic=heuristic, **options)
+    if request.order not in ORDERS:
+        raise InvalidOptionError(f"order={request.order!r}: use one of {', '.join(ORDERS)}")
     return run_problem(prepare(board, request, "idastar"))
 
 
@@ -355,7 +346,8 @@ class Probe:
 
     def __init__(self, height: int, width: int, goal: Goal = "standard", heuristic: str = "auto",
                  limit: Limit | None = None, pruning: str = "auto") -> None:
-        problem = prepare(Board.goal(height, width, goal), Request(goal, heuristic, limit, pruning=pruning), "idastar")
+        request = Request(goal=goal, heuristic=heuristic, limit=limit, pruning=pruning)
+        problem = prepare(Board.goal(height, width, goal), request, "idastar")
         assert problem.heuristic is not None  # IDA* takes one: prepare resolved it
         self.heuristic, self.pruning, self.goal = problem.heuristic, problem.pruning, problem.goal
         self.frame, self.target = problem.frame, problem.target  # the turn onto the tables' goal, if any

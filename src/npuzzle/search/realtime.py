@@ -355,7 +355,7 @@ def realtime_solve(
     """
     if not isinstance(board, Board):
         raise InvalidTypeError(f"board={board!r}: expected a Board")
-    return run_problem(prepare(board, Request(goal, limit=limit, realtime_method=method), "realtime"))
+    return run_problem(prepare(board, Request(goal=goal, limit=limit, realtime_method=method), "realtime"))
 
 
 def replayed_directions_letters(board: Board, moves: Sequence[int], goal: Goal) -> str:

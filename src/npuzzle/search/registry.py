@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import arguments
 from ..board import Board, Goal
-from ..errors import InvalidOptionError, quote_input
+from ..errors import InvalidOptionError, InvalidTypeError, quote_input
 from .limits import Iteration, Limit, ProgressCallback, Solution
 
 if TYPE_CHECKING:
@@ -54,12 +54,18 @@ def _option(default: Any, check: Callable[[object, str], object]) -> Any:
     return field(default=default, metadata={"check": check})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Request:
     """What a caller asks of a search, as given: the goal, the bound to use, the limits and the
     method's options (each checked for its type and range when the request is made, by its
     field's ``check``; ``problem.prepare`` then resolves them and refuses those the method does
-    not take, see ``Method.options``)."""
+    not take, see ``Method.options``). Every field is given by name. Without its callbacks and
+    executor (``portable``) it is a plain value that crosses to other processes: the batch
+    pool's and Dask's workers, the web's and the experiment grids' runs.
+
+    >>> Request(heuristic="lc", weight=2).given()
+    ['heuristic', 'weight']
+    """
 
     goal: Goal | Board = "standard"
     heuristic: str = _option("auto", arguments.text)
@@ -94,6 +100,21 @@ class Request:
             out.remove("executor")  # one worker: the serial search, as if none were given
         limit = self.limit or Limit()
         return out + [name for name in ("timeout", "max_nodes", "max_memory") if getattr(limit, name) is not None]
+
+    def portable(self) -> Request:
+        """This request without what belongs to this process (the callbacks and the executor):
+        what another process is sent."""
+        return replace(self, on_iteration=None, on_progress=None, executor=None)
+
+
+def check_fields(options: dict[str, Any], where: str) -> dict[str, Any]:
+    """``options`` if each is a ``Request`` field, else ``InvalidTypeError`` for the first that is
+    not (``where``: the function given it)."""
+    known = [f.name for f in fields(Request)]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise InvalidTypeError(f"{where}() got an unknown option {unknown[0]}=: the options are {', '.join(known)}")
+    return options
 
 
 @dataclass(frozen=True)

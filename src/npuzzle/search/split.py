@@ -36,8 +36,11 @@ import dataclasses
 import functools
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -385,22 +388,12 @@ def solve_problem(problem: Problem) -> Solution:
     return run.search(board, bound, request.on_iteration, note=f"split over {executor.workers} workers")
 
 
-def split_idastar(
-    board: Board,
-    executor: Executor,
-    *,
-    goal: Goal = "standard",
-    heuristic: str = "manhattan",
-    limit: Limit | None = None,
-    pruning: str = "auto",
-    on_iteration: Callable[[Iteration, bool], None] | None = None,
-    on_progress: ProgressCallback | None = None,
-) -> Solution:
+def split_idastar(board: Board, executor: Executor, *, heuristic: str = "manhattan", **options: Any) -> Solution:
     """Optimal solution of ``board`` by IDA* with its subtrees run by ``executor`` (see the
     module docstring). Same answer as ``idastar.idastar``; ``stats.seconds`` is the CPU time of
-    this process and every task."""
-    request = Request(goal, heuristic, limit, pruning=pruning, on_iteration=on_iteration, on_progress=on_progress,
-                      executor=executor)
+    this process and every task. ``options`` are ``Request`` fields by name (``goal``, ``limit``,
+    ``pruning``, ``on_iteration``, ``on_progress``)."""
+    request = Request(heuristic=heuristic, executor=executor, **options)
     return run_problem(prepare(board, request, "idastar"), solve_problem)
 
 
@@ -516,6 +509,28 @@ class Inline:
         pass
 
 
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) held back from this thread, and from the threads and processes it starts,
+    inside the block; one that came meanwhile is raised when it ends."""
+    held = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    if held:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _ignore_ctrl_c() -> None:
+    """A pool worker's start: Ctrl-C ignored (then let through: one held back since the fork is
+    dropped)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 class Pool:
     """An ``Executor`` over worker processes on this machine, forked from this process (so they
     start with its loaded kernels and share its mapped tables). Use as a context manager."""
@@ -531,11 +546,15 @@ class Pool:
         self.cancel()
 
     def _ensure(self, items: int | None = None) -> Any:
-        """The processes, started on first use: never more than the ``items`` to run."""
+        """The processes, started on first use: never more than the ``items`` to run. Ctrl-C is
+        held while they start (a fork then never carries it into a worker half made) and they
+        ignore it: a terminal sends it to every process of the command, and this one alone
+        answers it, stopping them (``cancel``)."""
         if self._pool is None:
             method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
             count = self.workers if items is None else max(1, min(self.workers, items))
-            self._pool = multiprocessing.get_context(method).Pool(count)
+            with _ctrl_c_held():
+                self._pool = multiprocessing.get_context(method).Pool(count, initializer=_ignore_ctrl_c)
         return self._pool
 
     def run(self, tasks: list[Task]) -> Iterator[Outcome]:

@@ -54,7 +54,7 @@ from .inputs import (
     read_scramble,
     read_solve,
 )
-from .jobs import AnalyzeRequest, BusyError, Job, Jobs, SolveRequest
+from .jobs import AnalyzeRequest, BusyError, Job, Jobs, SolveJob
 
 #: The page's files: URL path -> (file in ``npuzzle/web/static``, media type).
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -179,7 +179,7 @@ class Api:
         return _answer(await run_in_threadpool(record))
 
     async def _submitted(self, request: Request,
-                         read: Callable[[Mapping[str, Any], Board, Bounds], SolveRequest | AnalyzeRequest],
+                         read: Callable[[Mapping[str, Any], Board, Bounds], SolveJob | AnalyzeRequest],
                          ) -> Job | Response:
         """The request's position and options (``read_solve`` or ``read_analyze``) as a job queued
         in the workers; or the answer that refuses it (an unsolvable position: 422)."""

@@ -24,7 +24,7 @@ from ..board import GOALS, Board, Goal
 from ..costs import COSTS
 from ..errors import NPuzzleError
 from ..notation import parse_shape, read_entry
-from .jobs import AnalyzeRequest, SolveRequest
+from .jobs import AnalyzeRequest, SolveJob
 
 #: The methods and lower bounds the page may ask for.
 METHODS = ("auto", "idastar", "astar", "beam", "realtime")
@@ -124,16 +124,12 @@ def _number(data: Mapping[str, Any], name: str, default: float, low: float, high
     return float(value)
 
 
-def read_solve(data: Mapping[str, Any], board: Board, bounds: Bounds) -> SolveRequest:
-    """A solve request's options (the position already read as ``board``)."""
-    from ..notation import format_position
-
+def read_solve(data: Mapping[str, Any], board: Board, bounds: Bounds) -> SolveJob:
+    """A solve request's job: the position (read already as ``board``) and its options."""
     timeout = _number(data, "timeout", bounds.time_limit, 0.001, bounds.time_limit)
-    return SolveRequest(position=format_position(board), goal=read_goal(data),
-                        method=_choice(data, "method", METHODS, "auto"),
-                        heuristic=_choice(data, "heuristic", HEURISTICS, "auto"),
-                        timeout=timeout, weight=_number(data, "weight", 1.0, 1.0, MAX_WEIGHT), cells=board.size,
-                        cost=_choice(data, "cost", COSTS, "unit"))
+    return SolveJob.of(board, _choice(data, "method", METHODS, "auto"), timeout, goal=read_goal(data),
+                       heuristic=_choice(data, "heuristic", HEURISTICS, "auto"),
+                       weight=_number(data, "weight", 1.0, 1.0, MAX_WEIGHT), cost=_choice(data, "cost", COSTS, "unit"))
 
 
 def read_scramble(query: Mapping[str, str], bounds: Bounds) -> tuple[tuple[int, int], int | None, int | None, Goal]:

@@ -4,7 +4,7 @@ cancelled at any time.
 ``Jobs`` keeps a few worker processes (``spawn``ed, so they share nothing with the server's
 threads), hands each queued job to an idle one through a pipe, and reads back its progress and
 its result on one thread per worker. One more worker is a fast lane: it takes only the jobs
-that are cheap whatever the position (``SolveRequest.cheap``: boards of at most ``CHEAP_CELLS``
+that are cheap whatever the position (``SolveJob.cheap``: boards of at most ``CHEAP_CELLS``
 cells, real-time solves), so an 8-puzzle is answered at once while long searches hold the other
 workers. A worker that grew beyond ``RSS_LIMIT`` during a job ends after it and is replaced, so
 the memory a large search took goes back to the system. Cancelling a running job kills its worker and starts another
@@ -15,10 +15,11 @@ loop only ever takes the lock for a moment: it never waits for a search.
 A 2x2 board is a fast-lane job, a 4x4 is not; a job waits in the queue until a worker is free
 (none is started here):
 
->>> from npuzzle.web.jobs import Jobs, SolveRequest
->>> SolveRequest("1 2/0 3", cells=4).cheap, SolveRequest("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15", cells=16).cheap
+>>> from npuzzle import parse
+>>> from npuzzle.web.jobs import Jobs, SolveJob
+>>> SolveJob.of(parse("1 2/0 3")).cheap, SolveJob.of(parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15")).cheap
 (True, False)
->>> Jobs(workers=1).submit(SolveRequest("1 2/0 3", cells=4)).record()
+>>> Jobs(workers=1).submit(SolveJob.of(parse("1 2/0 3"))).record()
 {'schema_version': 2, 'record': 'job', 'id': '...', 'state': 'queued', 'text': 'waiting for a free worker'}
 """
 
@@ -30,13 +31,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..board import Goal
+from ..board import Board, Goal
 from ..present import jobs as present_jobs
 from ..search.limits import Limit, Progress
+from ..search.registry import Request
 
 #: A running job is stopped (its worker killed) this many seconds after its time limit.
 GRACE_SECONDS = 120.0
@@ -57,22 +59,33 @@ RSS_LIMIT = 512 << 20
 
 
 @dataclass(frozen=True)
-class SolveRequest:
-    """What a job solves: a position (rows notation) and the options of ``npuzzle.solve``."""
+class SolveJob:
+    """What a solve job solves: the position, the method and the ``search.Request`` (the goal, the
+    options and the limits, with no callbacks: the worker reports its progress itself), sent to
+    the worker as they are and prepared there once."""
 
-    position: str
-    goal: Goal = "standard"
+    board: Board
+    request: Request
     method: str = "auto"
-    heuristic: str = "auto"
-    timeout: float = 30.0
-    weight: float = 1.0
-    cells: int = 0  # the board's cells (0: not known, never cheap)
-    cost: str = "unit"  # the move-cost model (``npuzzle.costs``)
+
+    @classmethod
+    def of(cls, board: Board, method: str = "auto", timeout: float = 30.0, **options: Any) -> SolveJob:
+        """A job for ``board`` with ``options`` (``Request`` fields), at most ``timeout`` seconds and
+        ``JOB_MEMORY`` bytes."""
+        return cls(board, Request(limit=Limit(timeout=timeout, max_memory=JOB_MEMORY), **options), method)
+
+    @property
+    def goal(self) -> Goal | Board:
+        return self.request.goal
+
+    @property
+    def timeout(self) -> float:
+        return self.request.limit.timeout if self.request.limit and self.request.limit.timeout else 0.0
 
     @property
     def cheap(self) -> bool:
         """Whether the job takes milliseconds whatever its position (the fast lane's jobs)."""
-        return 0 < self.cells <= CHEAP_CELLS or (self.cells > 0 and self.method == "realtime")
+        return self.board.size <= CHEAP_CELLS or self.method == "realtime"
 
 
 @dataclass(frozen=True)
@@ -99,7 +112,7 @@ class Job:
     """One solve job and what is known of it."""
 
     id: str
-    request: SolveRequest | AnalyzeRequest
+    request: SolveJob | AnalyzeRequest
     state: str = "queued"
     progress: Progress | None = None
     result: dict[str, Any] | None = None
@@ -135,10 +148,10 @@ def _analyze(job_id: str, request: AnalyzeRequest) -> tuple[str, str, Any]:
         return "failed", job_id, f"internal error ({type(e).__name__})"
 
 
-def _solve(job_id: str, request: SolveRequest | AnalyzeRequest, conn: Connection) -> tuple[str, str, Any]:
+def _solve(job_id: str, request: SolveJob | AnalyzeRequest, conn: Connection) -> tuple[str, str, Any]:
     """Run one job in the worker: ``("done", id, record)`` or ``("failed", id, reason)``."""
-    from .. import solve
     from ..errors import NPuzzleError
+    from ..search import prepare, run
 
     if isinstance(request, AnalyzeRequest):
         return _analyze(job_id, request)
@@ -152,11 +165,10 @@ def _solve(job_id: str, request: SolveRequest | AnalyzeRequest, conn: Connection
             last = now
             conn.send(("progress", job_id, p))
 
-    limit = Limit(timeout=request.timeout, max_memory=JOB_MEMORY)
+    asked = replace(request.request, on_progress=progress)
     try:
-        solution = solve(request.position, goal=request.goal, method=request.method, heuristic=request.heuristic,
-                         weight=request.weight, limit=limit, on_progress=progress, cost=request.cost)
-        return "done", job_id, present_jobs.web_solution_record(solution, limit)
+        solution = run(prepare(request.board, asked, request.method))
+        return "done", job_id, present_jobs.web_solution_record(solution, asked.limit or Limit())
     except NPuzzleError as e:
         return "failed", job_id, str(e)
     except Exception as e:  # a bug: named, never a traceback sent to the page
@@ -272,7 +284,7 @@ class Jobs:
         for worker in workers:
             worker.stop(kill=worker.job is not None)
 
-    def submit(self, request: SolveRequest | AnalyzeRequest) -> Job:
+    def submit(self, request: SolveJob | AnalyzeRequest) -> Job:
         """A new job, queued (``BusyError`` if ``max_queued`` jobs are waiting already)."""
         with self._lock:
             if len(self._queue) >= self._max_queued:
