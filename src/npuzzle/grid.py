@@ -734,16 +734,16 @@ def provenance(sets: Sequence[GridSet], values: dict[str, list[Any]], timeout: f
 
     entries = [meta.set_entry(s.name, str(s.items[0].goal if s.items else "standard"),
                               ((i.number, i.board.tiles) for i in s.items)) for s in sets]
-    return meta.record(meta.session(argv, version, host=host), {"timeout": timeout},
+    return meta.record(meta.environment(argv, version, host=host), {"timeout": timeout},
                        {name: list(vals) for name, vals in values.items()}, entries)
 
 
 def resumed_provenance(results: Results, new: dict[str, Any], allow_mixed: bool) -> dict[str, Any]:
     """The sidecar to write before a run adds rows to ``results``' file: ``new`` when the file holds
-    no row; else the file's sidecar with the new sets and session added, once checked: a file
+    no row; else the file's sidecar with the new sets and command added, once checked: a file
     without one, or made by another npuzzle version or commit, with another time limit or with
     other positions under a set's name, is refused (``InvalidOptionError``) unless ``allow_mixed``,
-    and the session then records what differed."""
+    and the command's entry then records what differed."""
     from . import provenance as meta
 
     if not results.read():
@@ -752,7 +752,7 @@ def resumed_provenance(results: Results, new: dict[str, Any], allow_mixed: bool)
     where = quote_input(str(results.path))
     if old is None:
         problems = [f"it has no {meta.SUFFIX} sidecar (made by an older npuzzle or by hand)"]
-        old = {**new, "sessions": []}
+        old = {**new, "commands": []}
     else:
         problems = meta.differences(old, new)
     if problems and not allow_mixed:
@@ -760,6 +760,6 @@ def resumed_provenance(results: Results, new: dict[str, Any], allow_mixed: bool)
                                  "not be comparable with new ones: give another --out, or --allow-mixed-runs "
                                  "to add to it anyway")
     if problems:
-        new = {**new, "sessions": [{**new["sessions"][0], "mixed": problems}]}
+        new = {**new, "commands": [{**new["commands"][0], "mixed": problems}]}
     return meta.merged(old, new)
 

@@ -4,7 +4,7 @@
 It names the npuzzle version and, when npuzzle runs from a git checkout, its commit; the Python,
 numba and numpy versions, the CPU model and the host name (left out on request), the date, the
 command line, the limits, the axes' values, and each set with a hash of its positions. Every run
-that adds rows to the file appends its own ``sessions`` entry; a run whose version, commit, time
+that adds rows to the file appends its own ``commands`` entry; a run whose version, commit, time
 limit or sets (a set of the same name holding other positions) differ from the file's first is
 refused unless mixing is allowed (``check``).
 
@@ -50,7 +50,7 @@ def set_entry(name: str, goal: str, positions: Iterable[tuple[int, Sequence[int]
     return {"name": name, "goal": goal, "count": count, "sha256": digest.hexdigest()}
 
 
-def session(argv: Sequence[str], version: str, *, host: bool = True) -> dict[str, Any]:
+def environment(argv: Sequence[str], version: str, *, host: bool = True) -> dict[str, Any]:
     """This run's environment: the npuzzle ``version`` (and commit, from a checkout), Python, numba,
     numpy, the CPU model, the host name (unless ``host`` is false), the date (UTC) and the
     command line."""
@@ -105,11 +105,11 @@ def cpu_model() -> str | None:
 
 def record(this: dict[str, Any], limits: dict[str, Any], axes: dict[str, list[Any]],
            sets: list[dict[str, Any]]) -> dict[str, Any]:
-    """A new sidecar: the run's version, commit, limits, axes and sets, and its session."""
+    """A new sidecar: the run's version, commit, limits, axes and sets, and its entry."""
     from .present.common import record_head
 
     head: dict[str, Any] = {k: this[k] for k in ("npuzzle", "commit") if k in this}
-    return {**record_head(KIND), **head, "limits": limits, "axes": axes, "sets": sets, "sessions": [this]}
+    return {**record_head(KIND), **head, "limits": limits, "axes": axes, "sets": sets, "commands": [this]}
 
 
 def read(path: str | Path) -> dict[str, Any] | None:
@@ -153,7 +153,7 @@ def _limits_text(limits: dict[str, Any] | None) -> str:
 
 def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The file's sidecar after a resumed run: its first run's facts, the new sets and axis values
-    added, and the new session appended."""
+    added, and the new entry appended."""
     sets = list(old.get("sets", []))
     known = {(s["name"], s["goal"], s["sha256"]) for s in sets}
     sets += [s for s in new["sets"] if (s["name"], s["goal"], s["sha256"]) not in known]
@@ -161,7 +161,7 @@ def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     for name, values in new["axes"].items():
         axes.setdefault(name, [])
         axes[name] += [v for v in values if v not in axes[name]]
-    return {**old, "axes": axes, "sets": sets, "sessions": [*old.get("sessions", []), *new["sessions"]]}
+    return {**old, "axes": axes, "sets": sets, "commands": [*old.get("commands", []), *new["commands"]]}
 
 
 def write(path: str | Path, data: dict[str, Any]) -> None:
