@@ -57,7 +57,7 @@ def report(all_rows: list[dict[str, Any]]) -> None:
         matched = sum(r["length"] == r["published_optimum"] for r in solved)
         korf = [r for r in members if r["nodes_ok"] is not None]
         published = PUBLISHED.get(r0["heuristic"])
-        h0 = statistics.mean(r["lower_bound"] for r in members)
+        h0 = statistics.mean(r["initial_lower_bound"] for r in members)
         expanded = statistics.mean(r["expanded"] for r in solved or members)
         cpu, wall = sum(r["cpu_seconds"] for r in members), sum(r["wall_seconds"] for r in members)
         korf_text = f"{sum(r['nodes_ok'] for r in korf)}/{len(korf)}" if korf else "-"

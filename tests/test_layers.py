@@ -22,7 +22,7 @@ LAYERS = {
     "npuzzle.heuristics": 3,
     "npuzzle.search": 4,
     "npuzzle.knuth": 5, "npuzzle.stats": 5, "npuzzle.benchmark": 5, "npuzzle.present": 5, "npuzzle.cluster": 5,
-    "npuzzle.analysis": 5, "npuzzle.dataset": 5, "npuzzle.verifier": 5, "npuzzle.grid": 5,
+    "npuzzle.analysis": 5, "npuzzle.dataset": 5, "npuzzle.verifier": 5, "npuzzle.grid": 5, "npuzzle.provenance": 5,
     "npuzzle.learning": 5,
     "npuzzle.cli": 6, "npuzzle.env": 6, "npuzzle": 6,
 }

@@ -19,6 +19,7 @@ heuristic of the beam) is recorded as ``None`` and the combinations it would tel
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -310,9 +311,10 @@ def request_for(combo: dict[str, Any], goal: Goal, timeout: float | None = None)
 #: and every axis), then the outcome. ``None`` (an empty CSV field) where a value does not apply.
 COLUMNS: tuple[tuple[str, type], ...] = (
     ("set", str), ("goal", str), ("instance", int), ("method", str), ("heuristic", str), ("pruning", str),
-    ("weight", float), ("cost", str), ("status", str), ("length", int), ("cost_total", float), ("optimal", bool),
-    ("published_optimum", int),
-    ("lower_bound", int), ("ratio", float), ("expanded", int), ("generated", int), ("cpu_seconds", float),
+    ("weight", float), ("cost", str), ("heuristic_used", str), ("status", str), ("verdict", str), ("length", int),
+    ("cost_total", float), ("optimal", bool), ("published_optimum", int),
+    ("initial_lower_bound", int), ("lower_bound", int), ("cost_bound", float), ("ratio", float),
+    ("expanded", int), ("generated", int), ("cpu_seconds", float),
     ("wall_seconds", float), ("peak_memory", int), ("korf_nodes", int), ("nodes_ok", bool),
     ("published_nodes", int), ("error", str))
 KEY: tuple[str, ...] = ("set", "goal", "instance", *AXIS_NAMES)
@@ -364,6 +366,7 @@ def peak_memory() -> int | None:
 def row(item: Item, combo: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
     """A run's row (``COLUMNS``)."""
     from .benchmark import counts_korf_nodes
+    from .present.grid import bound_name
 
     out: dict[str, Any] = {name: None for name, _ in COLUMNS}
     unit = combo.get("cost") in (None, "unit")  # else the published lengths and counts are not this problem's
@@ -371,21 +374,87 @@ def row(item: Item, combo: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
                else None, published_nodes=item.published_nodes if unit else None, peak_memory=outcome.peak_memory)
     s = outcome.solution
     if s is None:  # nothing searched: no nodes, no time, the trivial bound
-        return {**out, "status": "error", "error": outcome.error, "optimal": False, "lower_bound": 0, "expanded": 0,
+        return {**out, "status": "error", "verdict": "error", "error": outcome.error, "optimal": False,
+                "initial_lower_bound": 0, "lower_bound": 0, "expanded": 0,
                 "generated": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0}
-    bound = s.initial_lower_bound
+    bound = max(s.lower_bound, s.initial_lower_bound, math.ceil(s.cost_bound or 0) if unit else 0)
     reference = item.optimum if item.optimum is not None and unit else bound
     korf = unit and combo["method"] == "idastar" and counts_korf_nodes("idastar", combo["heuristic"],
                                                                        combo["pruning"] or "")
     ratio = (round(s.length / reference, 4) if reference and s.length is not None else None) if unit else s.ratio
     out.update(status="solved" if s.solved else "limit", length=s.length if s.solved else None, optimal=s.optimal,
                cost_total=s.cost_total if s.solved else None, lower_bound=bound,
+               initial_lower_bound=s.initial_lower_bound,
+               cost_bound=s.cost_bound if not unit else None, heuristic_used=bound_name(s.heuristic, s.cost),
                ratio=ratio if s.solved and s.length is not None else None, expanded=s.stats.expanded,
                generated=s.stats.generated,
                cpu_seconds=round(s.stats.seconds, 6), wall_seconds=round(s.stats.wall_seconds, 6))
     if korf and item.korf_nodes is not None and s.solved:
         out.update(korf_nodes=item.korf_nodes, nodes_ok=s.stats.generated == item.korf_nodes)
-    return out
+    return {**out, "verdict": verdict(out)}
+
+
+# -- the verdicts ---------------------------------------------------------------------------------
+
+#: A row's verdict: ``ok`` (within what its method guarantees), ``limit``, ``error``, or a failure
+#: (``FAILURES``): ``differs`` (an optimal method's answer is not the published optimum or the
+#: bound it proved),
+#: ``over-bound`` (a bounded-suboptimal answer beyond its weight times the optimum or its own proven
+#: bound), ``below-optimum`` (shorter than the optimum or cheaper than the bound proven: impossible),
+#: ``nodes-differ`` (Korf's node count not reproduced).
+FAILURES = ("differs", "over-bound", "below-optimum", "nodes-differ")
+VERDICTS = ("ok", "limit", "error", *FAILURES)
+#: Room for rounding when a cost is compared with a bound (costs are sums of fractions).
+_SLACK = 1e-6
+
+
+def verdict(values: dict[str, Any]) -> str:
+    """A row's verdict (``VERDICTS``): a solved run is checked against what its method guarantees
+    (``search.registry.quality_bound``: the optimum for an optimal method, ``weight`` times it for a
+    bounded-suboptimal one, nothing above it for the beam and real time; ``auto`` by the proof its
+    answer carries), against the published optimum under unit costs and against the bound it
+    proved itself (the least cost, under a cost model); a stopped run is ``limit``."""
+    if values["status"] != "solved":
+        return str(values["status"])
+    if values.get("nodes_ok") is False:
+        return "nodes-differ"
+    factor = _factor(values)
+    value = values["cost_total"] if values.get("cost_total") is not None else values["length"]
+    proven = values.get("cost_bound")
+    proven = proven if proven is not None else (values["lower_bound"] if values.get("cost") in (None, "unit")
+                                                else None)
+    optimum = values.get("published_optimum")
+    if (optimum is not None and values["length"] < optimum) or (proven is not None and value < proven - _SLACK):
+        return "below-optimum"
+    if factor is None:
+        return "ok"
+    if optimum is not None and values["length"] > factor * optimum + _SLACK:
+        return "differs" if factor == 1 else "over-bound"
+    if proven is not None and value > factor * proven + _SLACK * max(1.0, value):
+        return "differs" if factor == 1 else "over-bound"
+    return "ok"
+
+
+def _factor(values: dict[str, Any]) -> float | None:
+    """At most how many times the optimum the row's answer may be (None: no bound)."""
+    from .search.registry import quality_bound
+
+    if values.get("optimal"):
+        return 1.0
+    return quality_bound(values["method"], values.get("weight"))
+
+
+def failed(values: dict[str, Any]) -> bool:
+    """Whether a row is a failure: an error, or a verdict in ``FAILURES``."""
+    return values["status"] == "error" or values.get("verdict") in FAILURES
+
+
+def outcome(rows: Sequence[dict[str, Any]]) -> str:
+    """A grid's outcome: ``failed`` if a run failed (``failed``), else ``limit`` if a run was stopped
+    by a limit, else ``ok``."""
+    if any(failed(r) for r in rows):
+        return "failed"
+    return "limit" if any(r["status"] == "limit" for r in rows) else "ok"
 
 
 def key(values: dict[str, Any]) -> tuple[str, ...]:
@@ -409,16 +478,30 @@ def plan(sets: Sequence[GridSet], values: dict[str, list[Any]]) -> list[Planned]
 
     runs: list[Planned] = []
     for grid_set in sets:
+        seen: list[dict[str, Any]] = []
         for combo in combinations(grid_set, values):
             if grid_set.items:
                 first = grid_set.items[0]
                 try:
                     method, request = request_for(combo, first.goal)
-                    _check_tables(prepare(first.board, request, method))
+                    problem = prepare(first.board, request, method)
+                    _check_tables(problem)
                 except NPuzzleError as e:
                     raise type(e)(f"{grid_set.name} with {_combo_text(combo)}: {e}") from None
-            runs.extend(Planned(item, combo) for item in grid_set.items)
+                combo = pruning_used(combo, problem)
+            if combo not in seen:
+                seen.append(combo)
+                runs.extend(Planned(item, combo) for item in grid_set.items)
     return runs
+
+
+def pruning_used(combo: dict[str, Any], problem: Problem) -> dict[str, Any]:
+    """The combination with the pruning its searches use in place of ``auto`` (the same on every
+    position of a set: it depends on the bound and the board's size; under a cost model IDA*
+    prunes only the move undoing the last one)."""
+    if combo.get("pruning") != "auto":
+        return combo
+    return {**combo, "pruning": problem.pruning if problem.request.cost == "unit" else "parent"}
 
 
 def _check_tables(problem: Problem) -> None:
@@ -555,8 +638,9 @@ def run(runs: Sequence[Planned], *, results: Results | None = None, timeout: flo
 
 def summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """One group per set and combination of the axes, in the rows' order: runs, solved, stopped by
-    a limit, errors, expanded and generated nodes (totals, and the mean expanded over the runs that
-    counted any), CPU seconds, the mean ratio of the solved runs, and lengths equal to the optimum
+    a limit, errors, failures (``failed``), expanded and generated nodes (totals, and the mean
+    expanded over the runs that counted any), CPU seconds, the mean ratio and the mean cost (the
+    length under ``unit``) of the solved runs, and lengths equal to the optimum
     published (None where none is)."""
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for r in rows:
@@ -566,15 +650,19 @@ def summary(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         head = {name: members[0][name] for name in ("set", "goal", *AXIS_NAMES)}
         counted = [r for r in members if r["status"] != "error"]
         ratios = [r["ratio"] for r in members if r["status"] == "solved" and r["ratio"] is not None]
+        costs = [r["cost_total"] if r["cost_total"] is not None else r["length"] for r in members
+                 if r["status"] == "solved"]
         known = [r for r in members if r["published_optimum"] is not None]
         out.append({**head, "runs": len(members), "solved_runs": sum(r["status"] == "solved" for r in members),
                     "limit_runs": sum(r["status"] == "limit" for r in members),
                     "error_runs": sum(r["status"] == "error" for r in members),
+                    "failed_runs": sum(failed(r) for r in members),
                     "expanded": sum(r["expanded"] for r in counted),
                     "mean_expanded": round(sum(r["expanded"] for r in counted) / len(counted), 1) if counted else None,
                     "generated": sum(r["generated"] for r in counted),
                     "cpu_seconds": round(sum(r["cpu_seconds"] or 0.0 for r in members), 6),
                     "mean_ratio": round(sum(ratios) / len(ratios), 4) if ratios else None,
+                    "mean_cost": round(sum(costs) / len(costs), 4) if costs else None,
                     "optima_matched": sum(r["length"] == r["published_optimum"] for r in known) if known else None})
     return out
 
@@ -607,8 +695,71 @@ def plot(rows: Sequence[dict[str, Any]], path: str) -> None:
         plt.close(fig)
 
 
+def at_weight_one(runs: Sequence[Planned]) -> list[str]:
+    """The methods of the runs that take a weight (the bounded-suboptimal ones:
+    ``search.registry.quality_bound``) and run only at weight 1, where their answers are optimal
+    and their searches as slow as an optimal one's."""
+    weights: dict[str, set[float]] = {}
+    for p in runs:
+        if takes_weight(p.combo["method"]):
+            weights.setdefault(p.combo["method"], set()).add(p.combo.get("weight") or 1.0)
+    return [name for name, seen in weights.items() if seen == {1.0}]
+
+
+def takes_weight(method: str) -> bool:
+    """Whether the registered search ``method`` takes a weight (is bounded-suboptimal)."""
+    from .search.registry import REGISTRY
+
+    entry = REGISTRY.get(method)
+    return entry is not None and "weight" in entry.options
+
+
 def shown(runs: Sequence[Planned]) -> list[str]:
     """The columns that tell the grid's combinations apart: the set, the method and the
     heuristic, and every other axis given more than one value."""
     return ["set", "method", "heuristic", *(name for name in AXIS_NAMES[2:]
                                             if len({repr(p.combo[name]) for p in runs}) > 1)]
+
+
+# -- provenance -----------------------------------------------------------------------------------
+
+
+def provenance(sets: Sequence[GridSet], values: dict[str, list[Any]], timeout: float | None, argv: Sequence[str],
+               version: str, *, host: bool = True) -> dict[str, Any]:
+    """A new sidecar for a grid's output file (``provenance``): this run's environment (npuzzle
+    ``version``, ...), the time
+    limit, the axes' values and each whole set (all its positions, whatever ``--ids`` picks) with
+    the hash of its positions."""
+    from . import provenance as meta
+
+    entries = [meta.set_entry(s.name, str(s.items[0].goal if s.items else "standard"),
+                              ((i.number, i.board.tiles) for i in s.items)) for s in sets]
+    return meta.record(meta.environment(argv, version, host=host), {"timeout": timeout},
+                       {name: list(vals) for name, vals in values.items()}, entries)
+
+
+def resumed_provenance(results: Results, new: dict[str, Any], allow_mixed: bool) -> dict[str, Any]:
+    """The sidecar to write before a run adds rows to ``results``' file: ``new`` when the file holds
+    no row; else the file's sidecar with the new sets and command added, once checked: a file
+    without one, or made by another npuzzle version or commit, with another time limit or with
+    other positions under a set's name, is refused (``InvalidOptionError``) unless ``allow_mixed``,
+    and the command's entry then records what differed."""
+    from . import provenance as meta
+
+    if not results.read():
+        return new
+    old = meta.read(results.path)
+    where = quote_input(str(results.path))
+    if old is None:
+        problems = [f"it has no {meta.SUFFIX} sidecar (made by an older npuzzle or by hand)"]
+        old = {**new, "commands": []}
+    else:
+        problems = meta.differences(old, new)
+    if problems and not allow_mixed:
+        raise InvalidOptionError(f"--out {where} was made otherwise: {'; '.join(problems)}. Its rows would "
+                                 "not be comparable with new ones: give another --out, or --allow-mixed-runs "
+                                 "to add to it anyway")
+    if problems:
+        new = {**new, "commands": [{**new["commands"][0], "mixed": problems}]}
+    return meta.merged(old, new)
+

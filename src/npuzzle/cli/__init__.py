@@ -96,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(parser.format_help(), end="")
             return EXIT_OK
         args = _parse(parser, argv)
+        args.command_line = ["npuzzle", *given]  # as typed, for the records of where results came from
         run = _command(args.command)[1]
     except KeyboardInterrupt:  # Ctrl-C while the command starts
         print(interrupted_text(given[0] if given and given[0] in _COMMANDS else None), file=sys.stderr)

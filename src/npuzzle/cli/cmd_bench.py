@@ -82,6 +82,16 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--plot", metavar="FILE", help="draw the nodes expanded per instance and combination, on a "
                    "log scale, to FILE (.png, .svg, ...; needs matplotlib: pip install 'npuzzle[plot]')")
     add_parallel(p, "the instances are solved one per process (the serial results, in order)")
+    _add_provenance(p)
+
+
+def _add_provenance(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-host", action="store_true", help="leave the host name out of --out's sidecar "
+                   "FILE.meta.json (the npuzzle version and commit, Python, numba and numpy versions, CPU, "
+                   "date, command line, limits and sets of the runs)")
+    p.add_argument("--allow-mixed-runs", action="store_true", help="add rows to an --out FILE made by "
+                   "another npuzzle version or commit, with another --timeout or other positions under a "
+                   "set's name (refused otherwise: the rows would not be comparable); the sidecar records it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise NPuzzleError(f"bad --ids {quote_input(args.ids)}: {e}") from None
     axes = grid.parse_axes({"method": args.method, "heuristic": args.heuristic, "pruning": args.pruning})
+    _note_weight_one([name for name in axes["method"][:1] if grid.takes_weight(name)])
     live = Live(quiet=False)  # a status line on a terminal while an instance is searched
     try:
         with workers(args.jobs, args.scheduler, args.oversubscribe) as executor, live.running():
@@ -107,6 +118,12 @@ def run(args: argparse.Namespace) -> int:
     if any(not r.solution.solved for r in rows):
         return EXIT_LIMIT
     return EXIT_OK if all(r.length_ok and r.nodes_ok is not False for r in rows) else EXIT_INPUT
+
+
+def _note_weight_one(methods: list[str]) -> None:
+    if methods:
+        print(f"note: {', '.join(methods)} at weight 1 (optimal answers, the slowest); give --weight W "
+              "(e.g. 1.5) for bounded-suboptimal runs", file=sys.stderr)
 
 
 def _is_grid(args: argparse.Namespace) -> bool:
@@ -134,6 +151,7 @@ def _run_grid(args: argparse.Namespace) -> int:
         out.flush()
 
     pending = len(runs) - _already(runs, results)
+    _note_weight_one(grid.at_weight_one(runs) if args.weight is None else [])
     if not args.json:
         out.write(present.grid_head_text(len(count), len({repr(p.combo) for p in runs}), len(runs),
                                          len(runs) - pending, args.out,
@@ -167,9 +185,22 @@ def _grid_plan(args: argparse.Namespace) -> tuple[list[grid.Planned], grid.Resul
         ids = benchmark.parse_ids(args.ids, largest.name, highest=len(largest.items))
     except ValueError as e:
         raise NPuzzleError(f"bad --ids {quote_input(args.ids)}: {e}") from None
-    sets = [grid.selected(s, ids) for s in sets]
+    whole, sets = sets, [grid.selected(s, ids) for s in sets]
     axes = grid.parse_axes({name: getattr(args, name) for name in grid.AXIS_NAMES})
-    return grid.plan(sets, axes), results, sets
+    runs = grid.plan(sets, axes)
+    if results is not None:
+        _write_provenance(args, results, whole, axes)
+    return runs, results, sets
+
+
+def _write_provenance(args: argparse.Namespace, results: grid.Results, sets: list[grid.GridSet],
+                      axes: dict[str, list[Any]]) -> None:
+    """Check the output file's sidecar against this run and write it (before any row)."""
+    from .. import __version__, provenance
+
+    command = getattr(args, "command_line", ["npuzzle", *sys.argv[1:]])
+    new = grid.provenance(sets, axes, args.timeout, command, __version__, host=not args.no_host)
+    provenance.write(results.path, grid.resumed_provenance(results, new, args.allow_mixed_runs))
 
 
 def _already(runs: list[grid.Planned], results: grid.Results | None) -> int:
@@ -182,12 +213,9 @@ def _already(runs: list[grid.Planned], results: grid.Results | None) -> int:
 
 
 def _grid_status(rows: list[dict[str, Any]]) -> int:
-    """The exit status of a grid: 1 for an error or a length or node count that differs from the
-    published one, else 3 if a run was stopped by the limit, else 0."""
-    if any(r["status"] == "error" or r["nodes_ok"] is False
-           or (r["status"] == "solved" and r["published_optimum"] not in (None, r["length"])) for r in rows):
-        return EXIT_INPUT
-    return EXIT_LIMIT if any(r["status"] == "limit" for r in rows) else EXIT_OK
+    """The exit status of a grid (``grid.outcome``): 1 if a run failed its check or was refused, else
+    3 if a run was stopped by the limit, else 0."""
+    return {"failed": EXIT_INPUT, "limit": EXIT_LIMIT}.get(grid.outcome(rows), EXIT_OK)
 
 
 class _ClearingOut:

@@ -108,6 +108,16 @@ def read_jsonl(text: str, columns: Columns) -> list[dict[str, Any]]:
     return rows
 
 
+def bound_name(name: str, cost: str) -> str:
+    """The bound a search used, by the name under which it is that bound: under a cost model other
+    than ``unit`` the tables and distances weigh each tile's moves by its cost, ``manhattan[heavy]``.
+
+    >>> bound_name("manhattan", "heavy"), bound_name("lc", "unit"), bound_name("none", "heavy")
+    ('manhattan[heavy]', 'lc', 'none')
+    """
+    return name if cost in ("", "unit") or name in ("", "none", "-") else f"{name}[{cost}]"
+
+
 def combination_label(values: dict[str, Any], names: Sequence[str]) -> str:
     """A combination by the values of the axes ``names`` that are set, e.g. ``korf100 idastar pdb:7-8``.
 
@@ -119,7 +129,8 @@ def combination_label(values: dict[str, Any], names: Sequence[str]) -> str:
     for name in names:
         value = values.get(name)
         if value is not None and value != "-":
-            parts.append(f"w={value:g}" if name == "weight" else str(value))
+            text = bound_name(value, values.get("cost") or "unit") if name == "heuristic" else str(value)
+            parts.append(f"w={value:g}" if name == "weight" else text)
     return " ".join(parts)
 
 
@@ -137,40 +148,56 @@ def grid_head_text(sets: int, combinations: int, runs: int, skipped: int, path: 
             f"{count_text(runs, 'run')}{where}{cut}")
 
 
+#: The console's words for a failed verdict (``grid.FAILURES``).
+VERDICT_FLAGS = {"differs": "LENGTH DIFFERS FROM THE OPTIMUM", "over-bound": "OVER ITS BOUND",
+                 "below-optimum": "BELOW THE OPTIMUM PROVEN", "nodes-differ": "NODE COUNT DIFFERS FROM KORF'S"}
+
+
 def run_text(values: dict[str, Any], names: Sequence[str]) -> str:
-    """One run as a line: the instance and its combination, then the outcome.
+    """One run as a line: the instance and its combination, then the outcome (under a cost model
+    the cost, and the least cost proven when stopped), and a failed verdict in capitals.
 
     >>> print(run_text({"set": "korf100", "instance": 1, "method": "idastar", "heuristic": "pdb:7-8",
     ...                 "status": "solved", "length": 57, "published_optimum": 57, "expanded": 1234, "generated": 2500,
-    ...                 "cpu_seconds": 0.012, "ratio": 1.0}, ["set", "method", "heuristic"]))
+    ...                 "cpu_seconds": 0.012, "ratio": 1.0, "verdict": "ok"}, ["set", "method", "heuristic"]))
     korf100 #1 idastar pdb:7-8: solved, 57 moves (optimum 57), 1,234 expanded, 2,500 generated, 0.012 s CPU
+    >>> print(run_text({"set": "s", "instance": 2, "method": "dps", "weight": 1.5, "cost": "heavy",
+    ...                 "status": "limit", "cost_bound": 69.0, "expanded": 10, "generated": 20,
+    ...                 "cpu_seconds": 0.5, "verdict": "limit"}, ["set", "method", "weight"]))
+    s #2 dps w=1.5: stopped by the limit, cost at least 69, 10 expanded, 20 generated, 0.500 s CPU
     """
     head = f"{values['set']} #{values['instance']} {combination_label(values, names[1:])}".rstrip()
     if values["status"] == "error":
         return f"{head}: error: {values['error']}"
+    priced = values.get("cost") not in (None, "unit")
     if values["status"] != "solved":
-        outcome = "stopped by the limit"
+        bound = values.get("cost_bound") if priced else values.get("lower_bound")
+        outcome = "stopped by the limit" + ("" if bound is None else
+                                           f", cost at least {bound:g}" if priced else f", at least {bound} moves")
+    elif priced:
+        outcome = f"solved, cost {values['cost_total']:g} ({count_text(values['length'], 'move')})"
     else:
         optimum = f" (optimum {values['published_optimum']})" if values.get("published_optimum") is not None else ""
         outcome = f"solved, {count_text(values['length'], 'move')}{optimum}"
-    flag = "  LENGTH DIFFERS" if values["status"] == "solved" and values.get("published_optimum") not in (
-        None, values["length"]) else ""
-    flag += "  NODE COUNT DIFFERS FROM KORF'S" if values.get("nodes_ok") is False else ""
+    failed = VERDICT_FLAGS.get(values.get("verdict") or "")
+    flag = f"  {failed}" if failed else ""
     return (f"{head}: {outcome}, {values['expanded']:,} expanded, {values['generated']:,} generated, "
             f"{seconds_text(values['cpu_seconds'] or 0.0)} CPU{flag}")
 
 
-_SUMMARY_COLUMNS = (("runs", "runs", 5), ("solved_runs", "solved", 6), ("mean_expanded", "mean expanded", 15),
-                    ("expanded", "total expanded", 17), ("cpu_seconds", "CPU s", 10), ("mean_ratio", "mean ratio", 10))
+_SUMMARY_COLUMNS = (("runs", "runs", 5), ("solved_runs", "solved", 6), ("failed_runs", "failed", 6),
+                    ("mean_expanded", "mean expanded", 15), ("expanded", "total expanded", 17),
+                    ("cpu_seconds", "CPU s", 10), ("mean_cost", "mean cost", 10), ("mean_ratio", "mean ratio", 10))
 
 
 def summary_text(groups: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
     """The summary table: a line per set and combination (by the axes ``names``).
 
-    >>> print(summary_text([{"set": "kt10", "heuristic": "lc", "runs": 2, "solved_runs": 2, "mean_expanded": 10.5,
-    ...                      "expanded": 21, "cpu_seconds": 0.25, "mean_ratio": 1.0}], ["set", "heuristic"]))
-    # combination   runs  solved    mean expanded     total expanded       CPU s  mean ratio
-    kt10 lc            2       2             10.5                 21        0.25      1.0000
+    >>> print(summary_text([{"set": "kt10", "heuristic": "lc", "runs": 2, "solved_runs": 2, "failed_runs": 0,
+    ...                      "mean_expanded": 10.5, "expanded": 21, "cpu_seconds": 0.25, "mean_cost": 52.5,
+    ...                      "mean_ratio": 1.0}], ["set", "heuristic"]))
+    # combination   runs  solved  failed    mean expanded     total expanded       CPU s   mean cost  mean ratio
+    kt10 lc            2       2       0             10.5                 21        0.25        52.5      1.0000
     """
     labels = [combination_label(g, names) for g in groups]
     wide = max([len("# combination"), *map(len, labels)])
@@ -181,7 +208,8 @@ def summary_text(groups: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
         for name, _, w in _SUMMARY_COLUMNS:
             value = g[name]
             text = ("-" if value is None else f"{value:.4f}" if name == "mean_ratio"
-                    else f"{value:.2f}" if name == "cpu_seconds" else f"{value:,}")
+                    else f"{value:g}" if name == "mean_cost" else f"{value:.2f}" if name == "cpu_seconds"
+                    else f"{value:,}")
             cells.append(f"  {text:>{w}}")
         lines.append(label.ljust(wide) + "".join(cells))
     return "\n".join(lines)

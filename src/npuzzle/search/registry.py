@@ -130,6 +130,8 @@ class Method:
     #: ``"module:function"`` ``(height, width, goal) -> Goal``: the goal convention it searches
     #: toward (where its tables are); "" for the goal given, turned only toward a heuristic's tables.
     toward: str = ""
+    #: Whether every answer it finds is proven optimal (at any weight it takes, the bound is the weight).
+    optimal: bool = False
 
     def load(self) -> Solver:
         solver: Solver = load(self.solver)
@@ -149,7 +151,8 @@ _EVERY = frozenset({"timeout", "on_iteration", "on_progress"})
 #: and ``npuzzle solve --help``); ``search.problem.prepare`` refuses any other it is given.
 REGISTRY: dict[str, Method] = {m.name: m for m in (
     Method("idastar", "npuzzle.search.idastar:solve_problem", "optimal, memory-light (Korf 1985)",
-           _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor", "cost"}, "IDA*", 256),
+           _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor", "cost"}, "IDA*", 256,
+           optimal=True),
     Method("astar", "npuzzle.search.astar:solve_problem", "optimal, or weighted with a proven bound",
            _EVERY | {"heuristic", "weight", "max_nodes", "max_memory", "cost"}, "A*", 64),
     Method("focal", "npuzzle.search.focal:solve_problem",
@@ -163,7 +166,8 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            "dynamic potential search", 64),
     Method("astar+idastar", "npuzzle.search.hybrid:solve_problem",
            "optimal: A* stores the top of the tree, IDA* searches below it (Bu & Korf 2019)",
-           _EVERY | {"heuristic", "pruning", "max_nodes", "max_memory", "executor", "top_nodes"}, "A*+IDA*", 64),
+           _EVERY | {"heuristic", "pruning", "max_nodes", "max_memory", "executor", "top_nodes"}, "A*+IDA*", 64,
+           optimal=True),
     Method("beam", "npuzzle.search.beam:solve_problem",
            "short answers within a budget of nodes (or CPU seconds), with a proven lower bound (boards beyond 4x4)",
            _EVERY | {"budget", "max_nodes", "max_memory"}, "beam search", 1024, "npuzzle.search.beam:beam_goal"),
@@ -173,7 +177,7 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
            "npuzzle.search.realtime:realtime_goal"),
     Method("ucs", "npuzzle.search.costs:solve_ucs",
            "optimal under any move-cost model: uniform-cost search (Dijkstra), no bound (small boards)",
-           _EVERY | {"cost", "max_nodes", "max_memory"}, "uniform-cost search", 16),
+           _EVERY | {"cost", "max_nodes", "max_memory"}, "uniform-cost search", 16, optimal=True),
 )}
 #: IDA* with its tree split over an executor's workers (``Request.executor``): not a name of its own.
 SPLIT = Method("idastar", "npuzzle.search.split:solve_problem", "IDA* split over workers",
@@ -206,6 +210,22 @@ def method(name: str) -> Method:
     if name not in REGISTRY:
         raise InvalidOptionError(f"unknown method {quote_input(name)}: use one of {', '.join(METHODS)}")
     return REGISTRY[name]
+
+
+def quality_bound(name: str, weight: float | None = None) -> float | None:
+    """At most how many times the optimum the answers of method ``name`` are guaranteed to be: the
+    weight for a method that takes one (weighted A*, focal search, DPS: bounded-suboptimal), 1 for
+    an optimal method, None for one with no bound (the beam, real time) or a name not registered.
+
+    >>> quality_bound("idastar"), quality_bound("dps", 1.5), quality_bound("beam")
+    (1.0, 1.5, None)
+    """
+    entry = REGISTRY.get(name)
+    if entry is None:
+        return None
+    if "weight" in entry.options:
+        return float(weight or 1.0)
+    return 1.0 if entry.optimal else None
 
 
 def check_pruning(pruning: str) -> str:
