@@ -114,6 +114,7 @@ def test_an_interrupted_warm_up_stops_the_solve(monkeypatch):
         return unfinished(start, goal, INTERRUPTED, 0, stats=Stats(), method="idastar", heuristic="lc")
 
     monkeypatch.setattr(idastar, "_run", interrupted)
+    idastar._warm.cache_clear()  # as in a new process: an earlier test may have warmed this kernel up
     problem = prepare(Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1)), Request(heuristic="lc"), "idastar")
     with pytest.raises(KeyboardInterrupt):
         idastar.solve_problem(problem)
