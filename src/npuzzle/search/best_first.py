@@ -27,18 +27,8 @@ from typing import Any, Generic, NamedTuple, TypeVar
 import numpy as np
 
 from ..board import Board, Goal
-from .limits import (
-    INTERRUPTED,
-    MEMORY_LIMIT,
-    NODE_LIMIT,
-    Clock,
-    Iteration,
-    Limit,
-    ProgressCallback,
-    Solution,
-    Stats,
-    found_solution,
-)
+from . import limits
+from .limits import INTERRUPTED, MEMORY_LIMIT, NODE_LIMIT, Clock, Iteration, Limit, ProgressCallback, Solution, Stats
 from .problem import Problem, run
 from .registry import IterationCallback
 
@@ -139,8 +129,8 @@ def at_goal(board: Board, goal: Goal, clock: Clock, stats: Stats, method: str, h
     """The answer of a search whose start is its goal: no move, one iteration, one node."""
     clock.stamp(stats)
     stats.iterations.append(Iteration(0, 1, 0, stats.seconds))
-    return Run(found_solution(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic), 1, 0,
-               cost=0.0)
+    solution = limits.found_solution(board, goal, (), optimal=True, stats=stats, method=method, heuristic=heuristic)
+    return Run(solution, 1, 0, cost=0.0)
 
 
 class Places(NamedTuple):
