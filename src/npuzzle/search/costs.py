@@ -187,7 +187,8 @@ class _BestFirst(BestFirst["CostArena"]):
                          on_iteration=problem.request.on_iteration, on_progress=problem.request.on_progress)
         self.problem, self.m, self.num, self.den = problem, m, num, den
         self.recorded = -1
-        self.per_node = node_bytes(_arena(MIN_CAPACITY), _arena(1)._fields, MIN_CAPACITY)
+        small = _arena(MIN_CAPACITY)
+        self.per_node = node_bytes(small, small._fields, MIN_CAPACITY)  # every array grows with the nodes
         self.goal_key = 0
 
     def _grow(self, cap: int) -> bool:
