@@ -200,8 +200,10 @@ class BestFirst(Generic[T]):
             while True:
                 generated = 1 + self.generated  # the root counts
                 budget, stop = self.clock.slice_budget(self.limit, generated, self.slice_nodes)
-                if stop is not None:
+                if stop == limits.TIMEOUT:
                     return self._stop(stop)
+                # At the node limit the kernel still runs, with no budget: it may find the goal at the
+                # top of its open list, or raise the bound, before it would expand a node.
                 capped = self.limit.max_nodes is not None and generated + budget >= self.limit.max_nodes
                 if self.on_progress is not None:
                     self.on_progress(self.clock.progress(int(self.ctl[self.places.bound]), generated))
