@@ -19,7 +19,7 @@ from npuzzle.costs import COSTS, scaled, tile_costs, total
 from npuzzle.errors import InvalidOptionError
 from npuzzle.instances import random_walk
 from npuzzle.search import Limit, Request, prepare, run
-from npuzzle.search.limits import NODE_LIMIT, TIMEOUT, VerificationError
+from npuzzle.search.limits import INTERRUPTED, NODE_LIMIT, TIMEOUT, VerificationError
 
 METHODS = ("ucs", "astar", "idastar")
 PRICED = ("heavy", "inverse", "sqrt")
@@ -141,6 +141,21 @@ def test_limits_stop_the_cost_searches():
         assert s.status == TIMEOUT
     s = run(prepare(board, Request(cost="heavy", limit=Limit(max_memory=64)), "ucs"))
     assert s.status == "memory-limit"
+
+
+def test_ctrl_c_stops_the_cost_searches_with_the_bound_proven():
+    """Ctrl-C during a slice stops each cost search as the limits do: status interrupted, the
+    cost bound proven (at most the least cost, 136), the nodes counted."""
+    board = parse("8 6 7/2 5 4/3 0 1")
+
+    def interrupt(progress):
+        raise KeyboardInterrupt
+
+    for method in METHODS:
+        s = run(prepare(board, Request(cost="heavy", on_progress=interrupt), method))
+        assert s.status == INTERRUPTED and not s.solved, method
+        assert s.cost_bound is not None and 0 <= s.cost_bound <= 136, (method, s.cost_bound)
+        assert s.stats.generated >= 1
 
 
 def test_a_wrong_cost_from_a_search_is_an_internal_error(monkeypatch):

@@ -2,20 +2,22 @@
 A*, uniform-cost search when every bound is 0) over boards of at most 16 cells packed into one
 int64, and IDA* with cost thresholds, both in whole-number costs (``npuzzle.costs.scaled``).
 
-Arrays they read: ``costs[t]`` the whole-number cost of pushing tile ``t`` (0 for the blank);
-``mdc[t * n + cell]`` the bound of tile ``t`` at ``cell`` (its Manhattan distance times its cost:
-the cost-weighted Manhattan distance is their sum; all zero for uniform-cost search);
-``nbr[cell * 4 + d]`` the blank's cell after step ``d`` or -1 (``geometry.neighbours``). A cost-aware
-additive pattern database adds ``pat[t]`` (the pattern of tile ``t``, -1 for none: its ``mdc`` row
-is then the bound; the pattern tiles' rows are 0), ``pw[t]`` (``n**i`` for the ``i``-th tile of its
-pattern) and ``pdb`` (every pattern's table, pattern ``p``'s from ``poff[p]``, indexed by
-``sum(cell_i * n**i)``, ``_kernels/cost_pdb.py``).
+Arrays they read, the ``Prices`` of one shape, goal and cost model: ``costs[t]`` the whole-number
+cost of pushing tile ``t`` (0 for the blank); ``mdc[t * n + cell]`` the bound of tile ``t`` at
+``cell`` (its Manhattan distance times its cost: the cost-weighted Manhattan distance is their sum;
+all zero for uniform-cost search); ``nbr[cell * 4 + d]`` the blank's cell after step ``d`` or -1
+(``geometry.neighbours``). A cost-aware additive pattern database adds ``pat[t]`` (the pattern of
+tile ``t``, -1 for none: its ``mdc`` row is then the bound; the pattern tiles' rows are 0),
+``pw[t]`` (``n**i`` for the ``i``-th tile of its pattern) and ``pdb`` (every pattern's table,
+pattern ``p``'s from ``poff[p]``, indexed by ``sum(cell_i * n**i)``, ``_kernels/cost_pdb.py``).
 
 Both run in slices of at most ``budget`` generated nodes and keep their whole state in the arrays
 they are given, so the driver (``search/costs.py``) checks the clock and the limits between slices.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,12 +27,56 @@ from .jit import njit
 RUNNING, FOUND, EXHAUSTED, FULL, DONE = 0, 1, 2, 3, 4
 #: ``actl`` places of the best-first search: nodes stored, heap entries, generated, expanded, the
 #: goal's node, the largest f popped (with weight 1, a lower bound of the optimum).
-A_NODES, A_HEAP, A_GEN, A_EXP, A_GOAL, A_LASTF = 0, 1, 2, 3, 4, 5
+A_NODES, A_HEAP, A_GEN, A_EXP, A_GOAL, A_LASTF = range(6)
+A_SIZE = 6
 #: ``ictl`` places of IDA*: depth (-1: the iteration starts), generated, expanded, the least f
 #: pruned, the incumbent's cost (-1: none), its depth, pruned f beyond the histogram.
-I_DEPTH, I_GEN, I_EXP, I_MINF, I_BEST, I_BESTD, I_OVER = 0, 1, 2, 3, 4, 5, 6
+I_DEPTH, I_GEN, I_EXP, I_MINF, I_BEST, I_BESTD, I_OVER = range(7)
+I_SIZE = 7
 #: A mark larger than any cost.
 INFINITE = np.int64(1) << 62
+
+
+class Prices(NamedTuple):
+    """A cost model's arrays for one shape and goal (see the module docstring); ``n`` cells."""
+
+    n: int
+    costs: np.ndarray
+    mdc: np.ndarray
+    nbr: np.ndarray
+    pat: np.ndarray
+    pw: np.ndarray
+    pdb: np.ndarray
+    poff: np.ndarray
+
+
+class CostStack(NamedTuple):
+    """IDA*'s path, one row a depth: the blank's cell, the next step to try, g, the bound, the
+    incumbent's cells (``best``) and the patterns' indices (``pix[depth * m + p]``, ``m`` =
+    max(patterns, 1))."""
+
+    bl: np.ndarray
+    dirs: np.ndarray
+    gs: np.ndarray
+    hs: np.ndarray
+    best: np.ndarray
+    pix: np.ndarray
+
+
+class CostArena(NamedTuple):
+    """The best-first search's nodes (packed position, g, bound, parent, closed), its seen set
+    (open addressing, a power of two of slots, -1 for none) and its heap (f, g, node; twice as
+    long as the arena: a node is pushed again when it is reached more cheaply)."""
+
+    keys: np.ndarray
+    g: np.ndarray
+    h: np.ndarray
+    parent: np.ndarray
+    closed: np.ndarray
+    table: np.ndarray
+    hf: np.ndarray
+    hg: np.ndarray
+    hn: np.ndarray
 
 
 @njit(inline=True)
@@ -43,7 +89,7 @@ def _slot(key, mask):
 @njit(inline=True)
 def _change(t, q, b, pix, at, mdc, n, pat, pw, pdb, poff):
     """The bound's change when tile ``t`` slides from cell ``q`` to cell ``b`` (``pix[at + p]`` holds
-    pattern ``p``'s index before the move)."""
+    pattern ``p``'s index before the move; the rest are the ``Prices``' arrays, in the loop's locals)."""
     p = pat[t]
     if p < 0:
         return mdc[t * n + b] - mdc[t * n + q]
@@ -105,13 +151,14 @@ def _pop(hf, hg, hn, size):
 
 
 @njit
-def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, nbr, n, goal_key,
-               num, den, budget, max_generated, pat, pw, pdb, poff):
+def best_first(arena, actl, prices, goal_key, num, den, budget):
     """Expand nodes until the goal is popped (FOUND), the heap empties (EXHAUSTED), the arrays
-    could overflow (FULL: the driver grows them), ``max_generated`` or ``budget`` generated
-    nodes (RUNNING). Priority ``den * g + num * h`` (weight num/den), ties to the larger g. A
-    node reached again more cheaply is reopened, closed or not (the pattern databases' bound
-    is not consistent), so A* stays optimal."""
+    could overflow (FULL: the driver grows them) or ``budget`` generated nodes (RUNNING), the
+    nodes in the ``CostArena``, the scalars in ``actl`` (``A_*``). Priority ``den * g + num * h``
+    (weight num/den), ties to the larger g. A node reached again more cheaply is reopened, closed
+    or not (the pattern databases' bound is not consistent), so A* stays optimal."""
+    keys, g, h, parent, closed, table, hf, hg, hn = arena
+    n, costs, mdc, nbr, pat, pw, pdb, poff = prices
     cap, hcap, mask = keys.shape[0], hf.shape[0], table.shape[0] - 1
     count, size, gen, exp = actl[A_NODES], actl[A_HEAP], actl[A_GEN], actl[A_EXP]
     start_gen = gen
@@ -119,7 +166,7 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
     pix = np.zeros(max(poff.shape[0], 1), np.int64)
     status = EXHAUSTED
     while size > 0:
-        if gen - start_gen >= budget or gen >= max_generated:
+        if gen - start_gen >= budget:
             status = RUNNING
             break
         if count + 4 > cap or size + 4 > hcap:
@@ -182,16 +229,17 @@ def best_first(keys, g, h, parent, closed, table, hf, hg, hn, actl, costs, mdc, 
 
 
 @njit
-def ida_slice(board, bl, dirs, gs, hs, best, ictl, hist, base, width, costs, mdc, nbr, threshold, floor, budget,
-              pat, pw, pdb, poff, pix):
+def ida_slice(board, stack, ictl, hist, width, prices, threshold, floor, budget):
     """One slice of one IDA* iteration at ``threshold`` (depth-first, parent pruning, the board in
-    ``board`` and the path's blank cells in ``bl``). A goal found becomes the incumbent (its path
-    copied into ``best``) and prunes every f at or above its cost from then on; the iteration
-    ends at once (FOUND) if its cost is ``floor``, a proven lower bound, else when its tree is
-    done (DONE). Pruned f above the threshold are counted in ``hist`` (buckets of ``width`` from
-    ``base``) for the driver's choice of the next threshold. RUNNING after ``budget`` nodes.
-    ``pix[depth * m + p]`` is pattern ``p``'s index at each depth (``m`` = max(patterns, 1))."""
-    n = board.shape[0]
+    ``board``, the path in the ``CostStack``, the scalars in ``ictl``, ``I_*``). A goal found
+    becomes the incumbent (its path copied into ``best``) and prunes every f at or above its cost
+    from then on; the iteration ends at once (FOUND) if its cost is ``floor``, a proven lower
+    bound, else when its tree is done (DONE). Pruned f above the threshold are counted in
+    ``hist`` (buckets of ``width`` from ``threshold + 1``) for the driver's choice of the next
+    threshold. RUNNING after ``budget`` nodes."""
+    bl, dirs, gs, hs, best, pix = stack
+    n, costs, mdc, nbr, pat, pw, pdb, poff = prices
+    base = threshold + 1
     m = max(poff.shape[0], 1)
     nb = hist.shape[0]
     depth, gen, exp = ictl[I_DEPTH], ictl[I_GEN], ictl[I_EXP]

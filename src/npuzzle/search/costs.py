@@ -32,11 +32,8 @@ from ..costs import scaled, tile_costs
 
 __all__ = ["Model", "model", "next_threshold", "solve_astar", "solve_idastar", "solve_ucs", "tile_costs"]
 from ..geometry import geometry, neighbours
+from .best_first import FOUND, FULL, GREW, MIN_CAPACITY, SLICE_DONE, BestFirst, Places, Run, grown, node_bytes
 from .limits import (
-    INTERRUPTED,
-    MEMORY_LIMIT,
-    NODE_LIMIT,
-    TIMEOUT,
     Clock,
     Iteration,
     Solution,
@@ -48,50 +45,44 @@ from .limits import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from .._kernels.costs import CostArena, Prices
     from .problem import Problem
 
 #: Nodes generated in one kernel slice between two looks at the clock and the limits.
 SLICE_NODES = 1 << 20
 #: Buckets of IDA*'s histogram of pruned f (each as wide as the cheapest move).
 BUCKETS = 4096
-#: Bytes a stored node of the best-first search takes (its arrays, the hash table and the heap).
-NODE_BYTES = 97
 
 
 @dataclass(frozen=True)
 class Model:
-    """The arrays of one shape, goal and cost model: whole-number tile ``costs`` and their
-    ``scale``, the bound table ``mdc``, the neighbour table, and a cost-aware pattern database's
-    ``pat``, ``pw``, ``pdb`` and ``poff`` (none: ``pat`` all -1; ``_kernels/costs.py``)."""
+    """One shape, goal and cost model as the kernels read it: the model's ``name``, the ``scale``
+    of its whole-number costs and the kernels' ``Prices`` (``_kernels/costs.py``: the tile costs,
+    the bound table, the neighbours and a cost-aware pattern database's arrays, none: ``pat`` all -1)."""
 
     name: str
-    n: int
-    costs: np.ndarray
     scale: int
-    mdc: np.ndarray
-    nbr: np.ndarray
-    pat: np.ndarray
-    pw: np.ndarray
-    pdb: np.ndarray
-    poff: np.ndarray
+    prices: Prices
 
     def bound(self, board: Board) -> int:
         """The bound of ``board`` (the kernels then change it move by move)."""
-        n, index = self.n, [0] * self.poff.shape[0]
+        p = self.prices
+        index = [0] * p.poff.shape[0]
         value = 0
         for c, t in enumerate(board.tiles):
-            value += int(self.mdc[t * n + c])
-            if t and self.pat[t] >= 0:
-                index[int(self.pat[t])] += c * int(self.pw[t])
-        return value + sum(int(self.pdb[int(self.poff[p]) + i]) for p, i in enumerate(index))
+            value += int(p.mdc[t * p.n + c])
+            if t and p.pat[t] >= 0:
+                index[int(p.pat[t])] += c * int(p.pw[t])
+        return value + sum(int(p.pdb[int(p.poff[k]) + i]) for k, i in enumerate(index))
 
     def pattern_index(self, board: Board) -> np.ndarray:
         import numpy as np
 
-        index = np.zeros(max(1, self.poff.shape[0]), np.int64)
+        p = self.prices
+        index = np.zeros(max(1, p.poff.shape[0]), np.int64)
         for c, t in enumerate(board.tiles):
-            if t and self.pat[t] >= 0:
-                index[self.pat[t]] += c * self.pw[t]
+            if t and p.pat[t] >= 0:
+                index[p.pat[t]] += c * p.pw[t]
         return index
 
 
@@ -99,6 +90,8 @@ def model(problem: Problem, bounded: bool = True) -> Model:
     """The cost model of ``problem`` as the kernels read it (``bounded`` False: no bound,
     uniform-cost; a ``pdb`` heuristic: the cost-aware pattern database, ``heuristics.cost_pdb``)."""
     import numpy as np
+
+    from .._kernels.costs import Prices
 
     board, spec = problem.start, problem.heuristic
     n = board.size
@@ -118,20 +111,21 @@ def model(problem: Problem, bounded: bool = True) -> Model:
             for i, t in enumerate(g):
                 pat[t], pw[t] = p, n ** i
                 mdc[t, :] = 0
-    return Model(problem.request.cost, n, costs, scale, np.ascontiguousarray(mdc.reshape(-1), dtype=np.int64),
-                 neighbours(board.height, board.width), pat, pw, pdb, poff)
+    prices = Prices(n=n, costs=costs, mdc=np.ascontiguousarray(mdc.reshape(-1), dtype=np.int64),
+                    nbr=neighbours(board.height, board.width), pat=pat, pw=pw, pdb=pdb, poff=poff)
+    return Model(problem.request.cost, scale, prices)
 
 
 def solve_ucs(problem: Problem) -> Solution:
     """Uniform-cost search (Dijkstra's algorithm from the start): A* with no bound."""
-    return _BestFirst(problem, model(problem, bounded=False), 1, 1, "ucs").run()
+    return _BestFirst(problem, model(problem, bounded=False), 1, 1, "ucs").run().solution
 
 
 def solve_astar(problem: Problem) -> Solution:
     """A* (weighted if the request's weight is above 1) with the cost-weighted Manhattan distance."""
     w = exact_weight(problem.request.weight)
     method = "astar" if w == 1 else "weighted-astar"
-    return _BestFirst(problem, model(problem), w.numerator, w.denominator, method).run()
+    return _BestFirst(problem, model(problem), w.numerator, w.denominator, method).run().solution
 
 
 def _cost_solution(problem: Problem, moves: tuple[int, ...], m: Model, total: int, bound: float, *,
@@ -159,150 +153,154 @@ def _moves_from_cells(board: Board, cells: list[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-class _BestFirst:
-    """A best-first search (``_kernels.costs.best_first``) run in slices, its arrays grown on demand."""
+def _arena(capacity: int) -> CostArena:
+    """The best-first kernel's ``CostArena`` for ``capacity`` nodes."""
+    import numpy as np
+
+    from .._kernels.costs import CostArena
+
+    def nodes() -> np.ndarray:
+        return np.zeros(capacity, np.int64)
+
+    def heap() -> np.ndarray:
+        return np.zeros(2 * capacity, np.int64)
+
+    return CostArena(keys=nodes(), g=nodes(), h=nodes(), parent=nodes(), closed=np.zeros(capacity, np.uint8),
+                     table=np.full(1 << (2 * capacity - 1).bit_length(), -1, np.int64), hf=heap(), hg=heap(),
+                     hn=heap())
+
+
+class _BestFirst(BestFirst["CostArena"]):
+    """A best-first search (``_kernels.costs.best_first``) under the best-first driver."""
+
+    slice_nodes = SLICE_NODES
 
     def __init__(self, problem: Problem, m: Model, num: int, den: int, method: str) -> None:
         import numpy as np
 
-        from .astar import default_max_memory
+        from .._kernels.costs import A_EXP, A_GEN, A_LASTF, A_NODES, A_SIZE
 
-        self.problem, self.m, self.num, self.den, self.method = problem, m, num, den, method
-        self.heuristic = "none" if method == "ucs" else problem.heuristic_name
         limit = problem.limit
-        self.max_memory = limit.max_memory if limit.max_memory is not None else default_max_memory()
-        self.clock = Clock(limit)
-        self.stats = Stats()
+        super().__init__(problem.start, problem.target, limit, Clock(limit), Stats(), ctl=np.zeros(A_SIZE, np.int64),
+                         places=Places(A_NODES, A_GEN, A_EXP, A_LASTF), method=method,
+                         heuristic="none" if method == "ucs" else problem.heuristic_name,
+                         on_iteration=problem.request.on_iteration, on_progress=problem.request.on_progress)
+        self.problem, self.m, self.num, self.den = problem, m, num, den
         self.recorded = -1
-        self.arrays: list[np.ndarray] = []
-        self.heap: list[np.ndarray] = []
-        self.table = np.zeros(0, np.int64)
-        self.actl = np.zeros(6, np.int64)  # _kernels.costs.A_*
+        small = _arena(MIN_CAPACITY)
+        self.per_node = node_bytes(small, small._fields, MIN_CAPACITY)  # every array grows with the nodes
+        self.goal_key = 0
 
-    def _allocate(self, cap: int, count: int) -> bool:
-        """Arrays for ``cap`` nodes (the first ``count`` kept); False if that passes the memory limit."""
+    def _grow(self, cap: int) -> bool:
+        """Arrays for ``cap`` nodes (the nodes and the heap kept); False if that passes the memory limit."""
         import numpy as np
 
-        from .._kernels.costs import rehash
+        from .._kernels.costs import A_HEAP, rehash
 
-        if cap * NODE_BYTES > self.max_memory:
+        if cap * self.per_node > self.max_memory:
             return False
-        old = self.arrays or None
-        arrays = [np.zeros(cap, np.int64) for _ in range(4)] + [np.zeros(cap, np.uint8)]
-        heap = [np.zeros(2 * cap, np.int64) for _ in range(3)]
-        if old is not None:
-            for new, was in zip(arrays, old, strict=True):
-                new[:count] = was[:count]
-            size = int(self.actl[1])
-            for new, was in zip(heap, self.heap, strict=True):
-                new[:size] = was[:size]
-        table = np.full(1 << (2 * cap - 1).bit_length(), -1, np.int64)
-        rehash(arrays[0], count, table)
-        self.arrays, self.heap, self.table = arrays, heap, table
+        if self.arena is None:
+            self.arena = _arena(cap)
+            return True
+        count, size = self.nodes, int(self.ctl[A_HEAP])
+        a = grown(self.arena._replace(table=np.empty(0, np.int64)), ("keys", "g", "h", "parent", "closed", "hf", "hg",
+                                                                      "hn"), cap,
+                  lambda name: size if name.startswith("h") and name != "h" else count)
+        self.arena = a = a._replace(table=np.full(1 << (2 * cap - 1).bit_length(), -1, np.int64))
+        rehash(a.keys, count, a.table)
         return True
 
-    def run(self) -> Solution:
+    def allocate(self) -> bool:
         import numpy as np
 
         from .._kernels import costs as k
 
         start, target = self.problem.start, self.problem.target
+        if not self._grow(1024):
+            return False
+        a = self.arena
+        assert a is not None
         h0 = self.m.bound(start)
-        if not self._allocate(1024, 0):
-            return self._stop(MEMORY_LIMIT)
-        keys, g, h, parent, _ = self.arrays
-        keys[0], g[0], h[0], parent[0] = k.pack(np.array(start.tiles, np.int64)), 0, h0, -1
-        k.rehash(keys, 1, self.table)
-        self.heap[0][0], self.heap[1][0], self.heap[2][0] = self.num * h0, 0, 0
-        self.actl[k.A_NODES], self.actl[k.A_HEAP] = 1, 1
-        goal_key = int(k.pack(np.array(Board.goal(start.height, start.width, target).tiles, np.int64)))
-        try:
-            return self._loop(goal_key)
-        except KeyboardInterrupt:
-            return self._stop(INTERRUPTED)
+        a.keys[0], a.g[0], a.h[0], a.parent[0] = k.pack(np.array(start.tiles, np.int64)), 0, h0, -1
+        k.rehash(a.keys, 1, a.table)
+        a.hf[0], a.hg[0], a.hn[0] = self.num * h0, 0, 0
+        self.ctl[k.A_NODES], self.ctl[k.A_HEAP] = 1, 1
+        self.goal_key = int(k.pack(np.array(Board.goal(start.height, start.width, target).tiles, np.int64)))
+        return True
 
-    def _loop(self, goal_key: int) -> Solution:
+    def step(self, budget: int) -> int:
         from .._kernels import costs as k
 
-        limit, request, actl = self.problem.limit, self.problem.request, self.actl
-        most = limit.max_nodes if limit.max_nodes is not None else 1 << 62
-        while True:
-            if self.clock.expired():
-                return self._stop(TIMEOUT)
-            if request.on_progress is not None:
-                request.on_progress(self.clock.progress(int(actl[k.A_LASTF]), 1 + int(actl[k.A_GEN])))
-            m = self.m
-            status = k.best_first(*self.arrays, self.table, *self.heap, actl, m.costs, m.mdc, m.nbr, m.n,
-                                  goal_key, self.num, self.den, SLICE_NODES, most - 1, m.pat, m.pw, m.pdb, m.poff)
-            self._record(False)
-            if status == k.FOUND:
-                return self._found(int(actl[k.A_GOAL]))
-            if status == k.FULL:
-                count = int(actl[k.A_NODES])
-                if not self._allocate(2 * self.arrays[0].shape[0], count):
-                    return self._stop(MEMORY_LIMIT)
-            elif status == k.RUNNING and actl[k.A_GEN] >= most - 1:
-                return self._stop(NODE_LIMIT)
-            elif status == k.EXHAUSTED:
-                raise AssertionError("the cost search exhausted a solvable position")
+        a = self.arena
+        assert a is not None
+        status = k.best_first(a, self.ctl, self.m.prices, self.goal_key, self.num, self.den, budget)
+        self.record(False)
+        if status == k.FOUND:
+            return FOUND
+        if status == k.FULL:
+            capacity = 2 * a.keys.shape[0]
+            del a
+            return GREW if self._grow(capacity) else FULL
+        if status == k.EXHAUSTED:
+            raise AssertionError("the cost search exhausted a solvable position")
+        return SLICE_DONE
 
-    def _record(self, final: bool) -> None:
+    def record(self, final: bool | None) -> None:
         """An iteration for each rise of the least f expanded (seen between two slices), with the
-        nodes since the last one; ``final`` when the goal is popped."""
+        nodes since the last one; ``final`` when the goal is popped (None: stopped, none)."""
         from .._kernels.costs import A_EXP, A_GEN, A_LASTF
 
-        f = int(self.actl[A_LASTF])
-        if f <= self.recorded and not final:
+        f = int(self.ctl[A_LASTF])
+        if final is None or (f <= self.recorded and not final):
             return
         its = self.stats.iterations
         if f <= self.recorded:
             its.pop()  # the last bound's, now with the nodes since
         self.recorded = f
-        gen = 1 + int(self.actl[A_GEN]) - sum(i.generated for i in its)
-        exp = int(self.actl[A_EXP]) - sum(i.expanded for i in its)
+        gen = 1 + int(self.ctl[A_GEN]) - sum(i.generated for i in its)
+        exp = int(self.ctl[A_EXP]) - sum(i.expanded for i in its)
         it = Iteration(f, gen, exp, self.clock.cpu() - sum(i.seconds for i in its), kind="cost bound")
         its.append(it)
-        on_iteration = self.problem.request.on_iteration
-        if on_iteration is not None:
-            on_iteration(it, final)
+        if self.on_iteration is not None:
+            self.on_iteration(it, final)
 
-    def _finish_stats(self) -> None:
-        from .._kernels.costs import A_EXP, A_GEN
+    def stopped(self, status: str) -> Run:
+        bound = int(self.ctl[self.places.bound]) // self.den if self.num == self.den else 0
+        sol = _stopped(self.problem, status, self.m, bound, self.stats, self.method, self.heuristic,
+                       self.memory_note(status))
+        return self.result(sol)
 
-        self.stats.generated = 1 + int(self.actl[A_GEN])
-        self.stats.expanded = int(self.actl[A_EXP])
-        self.clock.stamp(self.stats)
+    def solved(self) -> Run:
+        from .._kernels.costs import A_GOAL
 
-    def _stop(self, status: str) -> Solution:
-        self._finish_stats()
-        bound = int(self.actl[5]) // self.den if self.num == self.den else 0
-        note = f"{int(self.actl[0]):,} positions stored within the memory limit" if status == MEMORY_LIMIT else ""
-        return _stopped(self.problem, status, self.m, bound, self.stats, self.method, self.heuristic, note)
-
-    def _found(self, node: int) -> Solution:
-        keys, g, _, parent, _ = self.arrays
+        a = self.arena
+        assert a is not None
+        node = int(self.ctl[A_GOAL])
+        total = int(a.g[node])
         path = []
         while node >= 0:
-            path.append(int(keys[node]))
-            node = int(parent[node])
-        cells = [next(c for c in range(self.m.n) if (key >> (4 * c)) & 15 == 0) for key in reversed(path)]
+            path.append(int(a.keys[node]))
+            node = int(a.parent[node])
+        cells = [next(c for c in range(self.m.prices.n) if (key >> (4 * c)) & 15 == 0) for key in reversed(path)]
         moves = _moves_from_cells(self.problem.start, cells)
-        self._record(True)
-        self._finish_stats()
-        total = int(g[int(self.actl[4])])
         w = self.num / self.den
         note = f"weighted A* with w = {w:g}: cost <= {w:g} x optimal" if self.num != self.den else ""
-        return _cost_solution(self.problem, moves, self.m, total, total / self.m.scale / w, optimal=w == 1,
-                              stats=self.stats, method=self.method, heuristic=self.heuristic, note=note)
+        return self.result(_cost_solution(self.problem, moves, self.m, total, total / self.m.scale / w,
+                                          optimal=w == 1, stats=self.stats, method=self.method,
+                                          heuristic=self.heuristic, note=note))
 
 
 def solve_idastar(problem: Problem) -> Solution:
-    """IDA* with cost thresholds and the cost-weighted Manhattan distance (see the module)."""
+    """IDA* with cost thresholds and the cost-weighted Manhattan distance (see the module), run by
+    IDA*'s one threshold loop (``idastar.deepen``) with the thresholds chosen here."""
+    from .idastar import deepen
+
     ida = _Ida(problem, model(problem))
-    try:
-        return ida.run()
-    except KeyboardInterrupt:
-        return ida.stop(INTERRUPTED)
+    if ida.bound == 0:
+        ida.clock.stamp(ida.stats)
+        return _cost_solution(problem, (), ida.m, 0, 0.0, optimal=True, stats=ida.stats, method="idastar",
+                              heuristic=problem.heuristic_name)
+    return deepen(ida, ida.bound, 0, problem.request.on_iteration, ida.rise)
 
 
 def next_threshold(hist: np.ndarray, base: int, width: int, least: int, target: int) -> int:
@@ -324,89 +322,95 @@ def next_threshold(hist: np.ndarray, base: int, width: int, least: int, target: 
 
 
 class _Ida:
-    """IDA*'s iterations, each run in slices of ``_kernels.costs.ida_slice``."""
+    """IDA*'s iterations under a cost model, each run in slices of ``_kernels.costs.ida_slice``
+    (``idastar.Thresholds``: ``idastar.deepen`` runs them)."""
 
     def __init__(self, problem: Problem, m: Model) -> None:
         import numpy as np
 
-        from .._kernels.costs import INFINITE
+        from .._kernels.costs import I_BEST, I_SIZE, INFINITE
 
         self.problem, self.m = problem, m
         self.clock = Clock(problem.limit)
         self.stats = Stats()
-        self.ictl = np.zeros(7, np.int64)
-        self.ictl[4] = -1
+        self.ictl = np.zeros(I_SIZE, np.int64)
+        self.ictl[I_BEST] = -1
         self.infinite = int(INFINITE)
-        self.cheapest = int(min(m.costs[1:]))
+        self.cheapest = int(min(m.prices.costs[1:]))
         self.bound = m.bound(problem.start)  # proven: no path costs less
+        self.hist = np.zeros(BUCKETS, np.int64)  # the last iteration's pruned f
+        self.expanded = 0  # the last iteration's expanded nodes
 
-    def run(self) -> Solution:
-        start = self.problem.start
-        if self.bound == 0:
-            self.clock.stamp(self.stats)
-            return _cost_solution(self.problem, (), self.m, 0, 0.0, optimal=True, stats=self.stats, method="idastar",
-                                  heuristic=self.problem.heuristic_name)
-        threshold = self.bound
-        while True:
-            out = self._iteration(start, threshold)
-            if isinstance(out, Solution):
-                return out
-            threshold = out
-
-    def _iteration(self, start: Board, threshold: int) -> Solution | int:
-        """One iteration: its solution, or the next threshold."""
+    def threshold(self, threshold: int) -> tuple[Iteration, tuple[int, ...] | None, str | None, int]:
+        """One iteration: its record, the blank's cells of the solution found (or None), the limit
+        that stopped it (or None) and the least pruned f less ``threshold``."""
         import numpy as np
 
         from .._kernels import costs as k
+        from .idastar import _BIG
 
+        start = self.problem.start
         depth = threshold // self.cheapest + 2
         board = np.array(start.tiles, np.int64)
-        bl, dirs, gs, hs, best = (np.zeros(depth + 1, np.int64) for _ in range(5))
-        bl[0], hs[0] = start.tiles.index(0), self.m.bound(start)
-        patterns = max(1, self.m.poff.shape[0])
-        pix = np.zeros((depth + 1) * patterns, np.int64)
-        pix[:patterns] = self.m.pattern_index(start)
-        hist = np.zeros(BUCKETS, np.int64)
-        ictl, limit = self.ictl, self.problem.limit
+
+        def path() -> np.ndarray:
+            return np.zeros(depth + 1, np.int64)
+
+        patterns = max(1, self.m.prices.poff.shape[0])
+        stack = k.CostStack(bl=path(), dirs=path(), gs=path(), hs=path(), best=path(),
+                            pix=np.zeros((depth + 1) * patterns, np.int64))
+        stack.bl[0], stack.hs[0] = start.blank, self.m.bound(start)
+        stack.pix[:patterns] = self.m.pattern_index(start)
+        self.hist = hist = np.zeros(BUCKETS, np.int64)
+        ictl = self.ictl
         ictl[k.I_DEPTH], ictl[k.I_MINF], ictl[k.I_OVER] = 0, self.infinite, 0
         gen0, exp0, cpu0 = int(ictl[k.I_GEN]), int(ictl[k.I_EXP]), self.clock.cpu()
-        most = limit.max_nodes if limit.max_nodes is not None else 1 << 62
-        status = k.RUNNING
+        on_progress = self.problem.request.on_progress
+        status, stop = k.RUNNING, None  # type: tuple[int, str | None]
         while status == k.RUNNING:
-            if self.clock.expired():
-                return self.stop(TIMEOUT)
-            if ictl[k.I_GEN] + 1 >= most:
-                return self.stop(NODE_LIMIT)
-            if self.problem.request.on_progress is not None:
-                self.problem.request.on_progress(self.clock.progress(threshold, 1 + int(ictl[k.I_GEN])))
-            budget = min(SLICE_NODES, most - 1 - int(ictl[k.I_GEN]))
-            status = k.ida_slice(board, bl, dirs, gs, hs, best, ictl, hist, threshold + 1, self.cheapest,
-                                 self.m.costs, self.m.mdc, self.m.nbr, threshold, self.bound, budget,
-                                 self.m.pat, self.m.pw, self.m.pdb, self.m.poff, pix)
-        final = status == k.FOUND or ictl[k.I_BEST] >= 0
+            budget, stop = self.clock.slice_budget(self.problem.limit, 1 + int(ictl[k.I_GEN]), SLICE_NODES)
+            if stop is not None:
+                break
+            if on_progress is not None:
+                on_progress(self.clock.progress(threshold, 1 + int(ictl[k.I_GEN])))
+            status = k.ida_slice(board, stack, ictl, hist, self.cheapest, self.m.prices, threshold, self.bound, budget)
+        self.expanded = int(ictl[k.I_EXP]) - exp0
         it = Iteration(threshold, int(ictl[k.I_GEN]) - gen0 + (1 if not self.stats.iterations else 0),
-                       int(ictl[k.I_EXP]) - exp0, self.clock.cpu() - cpu0, kind="cost threshold")
+                       self.expanded, self.clock.cpu() - cpu0, kind="cost threshold")
+        if stop is not None:
+            return it, None, stop, 0
         self.stats.iterations.append(it)
-        if self.problem.request.on_iteration is not None:
-            self.problem.request.on_iteration(it, final)
-        if final:
-            return self._found(start, [int(c) for c in best[:int(ictl[k.I_BESTD]) + 1]], int(ictl[k.I_BEST]))
+        if status == k.FOUND or ictl[k.I_BEST] >= 0:
+            return it, tuple(int(c) for c in stack.best[1:int(ictl[k.I_BESTD]) + 1]), None, 0
         least = int(ictl[k.I_MINF])
-        if least >= self.infinite:
-            raise AssertionError("IDA* under costs exhausted a solvable position")
-        self.bound = least
-        return next_threshold(hist, threshold + 1, self.cheapest, least, max(1, int(ictl[k.I_EXP]) - exp0))
+        return it, None, None, least - threshold if least < self.infinite else _BIG
+
+    def rise(self, threshold: int, over: int) -> int:
+        """The next threshold (``next_threshold``); the least f pruned is now proven."""
+        self.bound = threshold + over
+        return next_threshold(self.hist, threshold + 1, self.cheapest, self.bound, max(1, self.expanded))
 
     def _finish_stats(self) -> None:
-        self.stats.generated = 1 + int(self.ictl[1])
-        self.stats.expanded = int(self.ictl[2])
+        from .._kernels.costs import I_EXP, I_GEN
+
+        self.stats.generated = 1 + int(self.ictl[I_GEN])
+        self.stats.expanded = int(self.ictl[I_EXP])
         self.clock.stamp(self.stats)
 
-    def stop(self, status: str) -> Solution:
+    def stopped(self, status: str, bound: int) -> Solution:
+        """Stopped: the bound proven is the least f pruned by the last iteration done, not ``bound``."""
         self._finish_stats()
         return _stopped(self.problem, status, self.m, self.bound, self.stats, "idastar", self.problem.heuristic_name)
 
-    def _found(self, start: Board, cells: list[int], total: int) -> Solution:
+    def solved(self, cells: tuple[int, ...]) -> Solution:
+        from .._kernels.costs import I_BEST
+
         self._finish_stats()
-        return _cost_solution(self.problem, _moves_from_cells(start, cells), self.m, total, total / self.m.scale,
-                              optimal=True, stats=self.stats, method="idastar", heuristic=self.problem.heuristic_name)
+        total = int(self.ictl[I_BEST])
+        start = self.problem.start
+        return _cost_solution(self.problem, _moves_from_cells(start, [start.blank, *cells]), self.m, total,
+                              total / self.m.scale, optimal=True, stats=self.stats, method="idastar",
+                              heuristic=self.problem.heuristic_name)
+
+    def cancel(self) -> None:
+        pass

@@ -26,20 +26,24 @@ workers, the frontier's subtrees are shared out as ``split`` does it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..arguments import exact_weight
 from ..board import Board
 from ..heuristics.registry import KernelHeuristic, kernel_heuristic, single
-from .astar import _Arrays, _Search, default_max_memory
+from .astar import _Search
+from .best_first import directions_to
 from .idastar import _warm
 from .limits import NODE_LIMIT, Clock, Solution, Stats
 from .problem import Problem, prepare
 from .problem import run as run_problem
 from .registry import Request
 from .split import _BIG, Inline, Job, Leaf, Leaves, _Split
+
+if TYPE_CHECKING:
+    from .._kernels.astar import Arena
 
 #: Nodes A* generates before IDA* takes over, by default.
 TOP_NODES = 1 << 20
@@ -60,11 +64,11 @@ def solve_problem(problem: Problem) -> Solution:
     clock = Clock(limit)
     stats = Stats(generated=1)
     top_limit = replace(limit, max_nodes=top_nodes if limit.max_nodes is None else min(top_nodes, limit.max_nodes))
-    search = _Search(board, goal, kh, exact_weight(1.0), top_limit, limit.max_memory or default_max_memory(), clock,
+    search = _Search(board, goal, kh, exact_weight(1.0), top_limit, limit.max_memory, clock,
                      stats, request.on_iteration, request.on_progress)
     first = search.run().solution
     user_limit = limit.max_nodes is not None and stats.generated >= limit.max_nodes
-    if first.solved or first.status != NODE_LIMIT or user_limit or search.arrays is None:
+    if first.solved or first.status != NODE_LIMIT or user_limit or search.arena is None:
         return replace(first, method=METHOD)  # solved by A* alone, or stopped by the caller's limits
     top = Top.of(search, kh)
     job = Job(board.tiles, board.height, board.width, goal, spec, pruning)
@@ -94,7 +98,7 @@ class Top:
     leaves: Leaves
     f: np.ndarray
     nodes: np.ndarray
-    arena: _Arrays
+    arena: Arena
     root_blank: int
     nbr: np.ndarray
 
@@ -136,7 +140,7 @@ class Top:
         """The blank's cells from the root to leaf ``index`` (of ``at``'s leaves, which come
         first in ``self.leaves``), by A*'s parents."""
         cells, blank = [], self.root_blank
-        for d in self.arena.directions_to(int(self.nodes[index])):
+        for d in directions_to(self.arena.parent, self.arena.info, int(self.nodes[index])):
             blank = int(self.nbr[blank * 4 + d])
             cells.append(blank)
         return tuple(cells)

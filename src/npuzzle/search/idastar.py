@@ -22,7 +22,7 @@ stop it cleanly) and reports.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -36,7 +36,6 @@ from ..heuristics.registry import Spec, evaluate, kernel_heuristic, parse
 from .fsm import automaton
 from .limits import (
     INTERRUPTED,
-    NODE_LIMIT,
     TIMEOUT,
     Clock,
     Iteration,
@@ -226,12 +225,14 @@ class Thresholds(Protocol):
     def cancel(self) -> None: ...
 
 
-def deepen(search: Thresholds, bound: int, parity: int, on_iteration: IterationCallback | None) -> Solution:
-    """IDA*'s outer loop, the one the serial, split and A*+IDA* searches share: thresholds from
-    ``bound`` on, each the smallest f that exceeded the last rounded up to ``parity`` (the
-    parity of every solution; ``_kernels.idastar.up_to_parity``, which ``ida_lengths`` uses too),
-    until one finds a solution (optimal: every lower threshold was searched in full) or a limit
-    or Ctrl-C stops the search. ``on_iteration(iteration, final)`` after each threshold."""
+def deepen(search: Thresholds, bound: int, parity: int, on_iteration: IterationCallback | None,
+           rise: Callable[[int, int], int] | None = None) -> Solution:
+    """IDA*'s outer loop, the one every IDA* search shares (serial, split, A*+IDA*, under move
+    costs): thresholds from ``bound`` on, each the smallest f that exceeded the last rounded up
+    to ``parity`` (the parity of every solution; ``_kernels.idastar.up_to_parity``, which
+    ``ida_lengths`` uses too), or ``rise(bound, min_over)`` if given, until one finds a solution
+    (optimal: every lower threshold was searched in full) or a limit or Ctrl-C stops the search.
+    ``on_iteration(iteration, final)`` after each threshold."""
     from .._kernels.idastar import up_to_parity
 
     try:
@@ -245,7 +246,7 @@ def deepen(search: Thresholds, bound: int, parity: int, on_iteration: IterationC
                 return search.solved(found)
             if min_over == _BIG:
                 raise AssertionError("IDA* exhausted a solvable position")
-            bound = up_to_parity(bound + min_over, parity)
+            bound = up_to_parity(bound + min_over, parity) if rise is None else rise(bound, min_over)
     except KeyboardInterrupt:
         # Every threshold below ``bound`` was searched in full: no shorter solution exists.
         search.cancel()
@@ -299,18 +300,12 @@ class _Search:
         stack.hst[0] = self.row0
         ctl = np.array([0, 0, 1, _BIG], dtype=np.int64)
         cpu_start = clock.cpu()
-        status, stop = -1, None
+        status, stop = -1, None  # type: tuple[int, str | None]
         while status not in (EXHAUSTED, FOUND):
             if self.on_progress is not None:
                 self.on_progress(clock.progress(bound, stats.generated + int(ctl[CTL_GENERATED])))
-            budget = self.slice
-            if limit.max_nodes is not None:
-                budget = min(budget, limit.max_nodes - (stats.generated + int(ctl[CTL_GENERATED])))
-                if budget <= 0:
-                    stop = NODE_LIMIT
-                    break
-            if clock.expired():
-                stop = TIMEOUT
+            budget, stop = clock.slice_budget(limit, stats.generated + int(ctl[CTL_GENERATED]), self.slice)
+            if stop is not None:
                 break
             status = self.kernel(self.cells, self.shape, self.lines, self.bounds, self.fsm, stack, ctl, bound, budget)
         it = Iteration(bound, int(ctl[CTL_GENERATED]), int(ctl[CTL_EXPANDED]), clock.cpu() - cpu_start)

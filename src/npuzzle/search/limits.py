@@ -373,3 +373,14 @@ class Clock:
 
     def expired(self) -> bool:
         return self.timeout is not None and self.wall() >= self.timeout
+
+    def slice_budget(self, limit: Limit, generated: int, nodes: int) -> tuple[int, str | None]:
+        """What every search asks between two slices of its kernel: the next slice's budget (at
+        most ``nodes`` generated nodes, and what the node limit leaves after the ``generated`` so
+        far, the root included), or why the search stops before it (TIMEOUT, NODE_LIMIT)."""
+        if self.expired():
+            return 0, TIMEOUT
+        if limit.max_nodes is None:
+            return nodes, None
+        left = limit.max_nodes - generated
+        return (min(nodes, left), None) if left > 0 else (0, NODE_LIMIT)

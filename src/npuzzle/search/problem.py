@@ -31,7 +31,6 @@ from ..errors import InvalidOptionError, TableBuildStopped
 from .limits import Limit, Solution, Stats, VerificationError, unfinished
 from .registry import (
     KERNEL_REPLAY,
-    PRICED,
     REGISTRY,
     SPLIT,
     TABLE,
@@ -399,12 +398,10 @@ def _load_tables(problem: Problem) -> None:
 
 
 def _solver(problem: Problem) -> Any:
-    if problem.request.cost != "unit":
-        return load(PRICED[problem.method])
     executor = problem.request.executor
     if problem.method == "idastar" and executor is not None and executor.workers > 1:
-        return SPLIT.load()
-    return _method(problem.method).load()
+        return SPLIT.load()  # prepare refuses an executor under a cost model
+    return _method(problem.method).load(problem.request.cost)
 
 
 def finish(problem: Problem, framed: Solution) -> Solution:

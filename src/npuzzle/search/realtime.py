@@ -320,8 +320,8 @@ def solve_problem(problem: Problem) -> Solution:
     parts: list[np.ndarray] = []
     kept = 0
     while not m.finished:
-        stop = TIMEOUT if clock.expired() else MEMORY_LIMIT if limit.max_memory is not None and \
-            8 * (kept + CHUNK) > limit.max_memory else None
+        stop = clock.slice_budget(limit, kept, CHUNK)[1] or (  # the time (real time takes no node limit)
+            MEMORY_LIMIT if limit.max_memory is not None and 8 * (kept + CHUNK) > limit.max_memory else None)
         if stop is not None:
             stats = Stats(expanded=kept, generated=kept)
             clock.stamp(stats)

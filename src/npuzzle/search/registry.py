@@ -132,9 +132,13 @@ class Method:
     toward: str = ""
     #: Whether every answer it finds is proven optimal (at any weight it takes, the bound is the weight).
     optimal: bool = False
+    #: ``"module:function"``: its solver under a move-cost model other than ``unit`` ("": ``solver``
+    #: takes every cost model it is given).
+    priced: str = ""
 
-    def load(self) -> Solver:
-        solver: Solver = load(self.solver)
+    def load(self, cost: str = "unit") -> Solver:
+        """Its solver, for the move-cost model ``cost``."""
+        solver: Solver = load(self.priced if self.priced and cost != "unit" else self.solver)
         return solver
 
 
@@ -152,9 +156,10 @@ _EVERY = frozenset({"timeout", "on_iteration", "on_progress"})
 REGISTRY: dict[str, Method] = {m.name: m for m in (
     Method("idastar", "npuzzle.search.idastar:solve_problem", "optimal, memory-light (Korf 1985)",
            _EVERY | {"heuristic", "pruning", "order", "max_nodes", "max_memory", "executor", "cost"}, "IDA*", 256,
-           optimal=True),
+           optimal=True, priced="npuzzle.search.costs:solve_idastar"),
     Method("astar", "npuzzle.search.astar:solve_problem", "optimal, or weighted with a proven bound",
-           _EVERY | {"heuristic", "weight", "max_nodes", "max_memory", "cost"}, "A*", 64),
+           _EVERY | {"heuristic", "weight", "max_nodes", "max_memory", "cost"}, "A*", 64,
+           priced="npuzzle.search.costs:solve_astar"),
     Method("focal", "npuzzle.search.focal:solve_problem",
            "at most W times the optimum (--weight W), with the lower bound it proved (focal search, "
            "Pearl & Kim 1982)", _EVERY | {"heuristic", "weight", "max_nodes", "max_memory", "cost"},
@@ -182,10 +187,6 @@ REGISTRY: dict[str, Method] = {m.name: m for m in (
 #: IDA* with its tree split over an executor's workers (``Request.executor``): not a name of its own.
 SPLIT = Method("idastar", "npuzzle.search.split:solve_problem", "IDA* split over workers",
                REGISTRY["idastar"].options, "IDA*", REGISTRY["idastar"].max_cells)
-#: The solvers of the methods that take ``cost`` when it is not ``unit`` (``search.costs``).
-PRICED = {"astar": "npuzzle.search.costs:solve_astar", "idastar": "npuzzle.search.costs:solve_idastar",
-          "ucs": "npuzzle.search.costs:solve_ucs", "focal": "npuzzle.search.focal:solve_problem",
-          "dps": "npuzzle.search.focal:solve_problem"}
 #: A saved distance table (``bfs``), which ``auto`` picks when one is saved (``TABLE_SAVED``), and
 #: the distance table of a goal board's blank cell, for a goal board when neither blank is in a
 #: corner: not names of their own.

@@ -54,7 +54,6 @@ from ..heuristics.registry import Spec, evaluate, kernel_heuristic
 from .idastar import _fsm_tables, _warm, deepen, shape_arrays
 from .idastar import solve_problem as serial
 from .limits import (
-    NODE_LIMIT,
     TIMEOUT,
     Clock,
     Iteration,
@@ -445,10 +444,8 @@ class _Split:
                 self.on_progress(clock.progress(bound, stats.generated + generated))
             if outcome.found is not None:
                 found = self.tree.path(leaves, outcome.leaf) + outcome.found
-            elif outcome.timed_out or clock.expired():
-                stop = TIMEOUT
-            elif limit.max_nodes is not None and stats.generated + generated >= limit.max_nodes:
-                stop = NODE_LIMIT
+            else:
+                stop = TIMEOUT if outcome.timed_out else clock.slice_budget(limit, stats.generated + generated, 1)[1]
             if found is not None or stop is not None:
                 self.executor.cancel()
                 break
