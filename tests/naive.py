@@ -57,9 +57,13 @@ def bfs_distances(height: int, width: int, goal: str = "standard") -> dict[tuple
 
     Cached for the test session: callers must not modify the returned dict.
     """
-    start = goal_tuple(height, width, goal)
-    dist = {start: 0}
-    queue = deque([start])
+    return distances_from(goal_tuple(height, width, goal), height, width)
+
+
+def distances_from(tiles: tuple[int, ...], height: int, width: int) -> dict[tuple[int, ...], int]:
+    """Distance from ``tiles`` of every state it reaches, by breadth-first search from it."""
+    dist = {tiles: 0}
+    queue = deque([tiles])
     while queue:
         state = queue.popleft()
         d = dist[state] + 1

@@ -89,12 +89,14 @@ def _requests(method: str, option: str, calls: list[str]) -> tuple[Request, Requ
 
 def _effect(option: str, base: Solution, given: Solution, calls: list[str]) -> bool:
     """Whether giving ``option`` changed what a user sees: a callback called, a stop, a different
-    heuristic, method, answer, note or count of nodes."""
+    heuristic, method, answer, note or count of nodes. (A heuristic's name echoed back is no
+    effect of the heuristic option: the search must work differently with it.)"""
     if option in ("on_iteration", "on_progress", "executor"):
         return option.removeprefix("on_") in calls
     if option in ("timeout", "max_nodes", "max_memory") and given.status in (TIMEOUT, NODE_LIMIT, MEMORY_LIMIT):
         return True
-    seen = ("heuristic", "method", "moves", "note", "status")
+    seen = ("method", "moves", "note", "status") if option == "heuristic" else (
+        "heuristic", "method", "moves", "note", "status")
     return any(getattr(base, f) != getattr(given, f) for f in seen) or base.stats.generated != given.stats.generated
 
 
