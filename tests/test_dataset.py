@@ -14,7 +14,7 @@ from records import records, valid
 from npuzzle import Board
 from npuzzle.cli import main
 from npuzzle.dataset import CHUNK, Spec, chunk_positions, part_path, write
-from npuzzle.errors import InvalidOptionError
+from npuzzle.errors import IllegalMoveError, InvalidOptionError
 from npuzzle.present.dataset import moves_letters, row_record
 from npuzzle.search import labels, solve
 
@@ -24,7 +24,7 @@ def _optimal_moves(board: Board, dist: dict[tuple[int, ...], int]) -> str:
     for ch in "UDLR":
         try:
             child = board.push(ch)
-        except Exception:
+        except IllegalMoveError:
             continue
         if dist[child.tiles] == dist[board.tiles] - 1:
             out += ch
@@ -59,7 +59,7 @@ def test_idastar_labels_agree_with_separate_searches(shape, walk):
         for ch in "UDLR":
             try:
                 child = board.push(ch)
-            except Exception:
+            except IllegalMoveError:
                 continue
             if solve(child, method="idastar", heuristic="lc").length == d - 1:
                 best += ch

@@ -31,6 +31,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 from web_server import Server, running_server  # noqa: E402
 
 from npuzzle import Board  # noqa: E402
+from npuzzle.errors import IllegalMoveError  # noqa: E402
 
 #: Where Debian's packages put the browser and its driver (else found on the PATH).
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -427,6 +428,6 @@ def test_a_non_square_board_typed_in_the_text_box_is_solved(server: Server, brow
 def _legal(board: Board, letter: str) -> bool:
     try:
         board.apply(letter)
-    except Exception:
+    except IllegalMoveError:
         return False
     return True
