@@ -15,6 +15,7 @@ from npuzzle import Board
 from npuzzle.cli import main
 from npuzzle.dataset import CHUNK, Spec, chunk_positions, part_path, write
 from npuzzle.errors import IllegalMoveError, InvalidOptionError
+from npuzzle.instances import benchmark_set
 from npuzzle.present.dataset import moves_letters, row_record
 from npuzzle.search import labels, solve
 
@@ -64,6 +65,15 @@ def test_idastar_labels_agree_with_separate_searches(shape, walk):
             if solve(child, method="idastar", heuristic="lc").length == d - 1:
                 best += ch
         assert moves_letters(mask) == best != ""
+
+
+def test_4x4_labels_are_korfs_published_optima():
+    """The 4x4 labels against Korf's published optima (not IDA* against IDA*), on two of his 100
+    that IDA* solves in moments."""
+    instances = benchmark_set("korf100", ids=[79, 12])
+    lab = labels.label(np.array([i.board.tiles for i in instances]), 4, 4, "blank-first")
+    assert lab.optimal and lab.distance.tolist() == [i.optimal_length for i in instances]
+    assert sorted(i.optimal_length for i in instances) == [42, 45]  # both read
 
 
 def test_goal_is_labelled_zero_without_moves():
