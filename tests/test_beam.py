@@ -315,6 +315,7 @@ def test_max_nodes_is_the_beams_budget():
     assert beam_solve(board, limit=Limit(max_nodes=200_000)).moves == s.moves
 
 
+@pytest.mark.slow
 def test_two_default_runs_answer_alike_with_both_cores_busy(capsys):
     """The command line's default answer on boards the beam takes, alone and beside two
     processes that keep both cores busy (each stopped after at most a minute)."""

@@ -79,6 +79,7 @@ def easy_korf(limit_nodes: int) -> list:
     return [i for i in benchmark_set("korf100") if i.recomputed_nodes < limit_nodes]
 
 
+@pytest.mark.slow
 def test_korf_node_counts_reproduced():
     instances = easy_korf(3_000_000)
     assert len(instances) >= 5

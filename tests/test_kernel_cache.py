@@ -44,6 +44,7 @@ def test_functions_outside_the_kernels_keep_numbas_own_stamp():
     assert caching.CacheImpl._locator_classes[: len(jit.KERNEL_LOCATORS)] == list(jit.KERNEL_LOCATORS)
 
 
+@pytest.mark.slow
 def test_kernels_that_call_an_iteration_kernel_load_from_the_cache(tmp_path):
     """``ida_lengths`` and ``ida_leaves`` call their mode's iteration kernel: a second process
     loads them from the cache instead of compiling them again."""
@@ -77,6 +78,7 @@ print(json.dumps({"status": s.status, "compile_wall": compile_seconds()[1], "wal
 """
 
 
+@pytest.mark.slow
 def test_compiling_never_counts_against_the_time_limit(tmp_path):
     """With an empty numba cache, A* compiles its kernel (seconds) inside the search. A first cold
     run measures the compile; a second, as cold, gets a time limit of half of it and must still
@@ -140,6 +142,7 @@ print("compiled" if compiled else "cached")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("warmed", ["bfs", "idastar only"])
 def test_a_first_solve_after_a_warm_up_on_small_boards_loads_from_the_cache(tmp_path, warmed):
     """``npuzzle warmup`` compiles on 2x2 and 2x3 boards; a first 4x4 solve with the default bound

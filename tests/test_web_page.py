@@ -20,6 +20,9 @@ from typing import Any
 
 import pytest
 
+#: A browser per test and first solves on a cold server: part of the full suite, not the fast subset.
+pytestmark = pytest.mark.slow
+
 #: Under CI (``CI=true``, as CI services and ``.ci/run`` set it) or ``NPUZZLE_REQUIRE_BROWSER=1``, a
 #: missing module or browser fails these tests instead of skipping them.
 REQUIRE_BROWSER = (os.environ.get("NPUZZLE_REQUIRE_BROWSER") == "1"
