@@ -352,6 +352,7 @@ def test_the_command_line_json_and_errors():
     assert run("1 2 3/4 5 6/0 7 8", "L", "--all-optimal", "-1").returncode == 2
 
 
+@pytest.mark.slow
 def test_the_web_api_answers_twenty_analyses_at_once():
     pytest.importorskip("starlette")
     pytest.importorskip("uvicorn")

@@ -32,6 +32,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, captured.out, captured.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", SMALL_SHAPES)
 @pytest.mark.parametrize("goal", ["standard", "blank-first"])
 def test_answers_are_solutions_no_shorter_than_bfs_and_bounds_are_proven(shape, goal):
@@ -284,6 +285,7 @@ def test_whole_board_beam_ranks_and_prunes_by_the_pattern_databases(tmp_path, mo
     clear_table_caches()
 
 
+@pytest.mark.slow
 def test_the_default_budget_is_work_so_the_answer_does_not_depend_on_the_clock(monkeypatch):
     """A clock running a thousand times fast (a slow or loaded machine) leaves the default
     answer as it is; with a budget of seconds the same clock leaves only the real-time answer,

@@ -32,6 +32,7 @@ def _optimal_moves(board: Board, dist: dict[tuple[int, ...], int]) -> str:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape, goal", [((2, 2), "standard"), ((2, 3), "standard"), ((3, 2), "standard"),
                                          ((2, 4), "standard"), ((4, 2), "standard"), ((3, 3), "standard"),
                                          ((2, 5), "standard"), ((3, 3), "blank-first"), ((2, 4), "blank-first")])
@@ -211,6 +212,7 @@ def test_command_line(tmp_path, capsys):
     assert stop.value.code == 2
 
 
+@pytest.mark.slow
 def test_a_killed_run_leaves_no_output_and_is_resumed(tmp_path):
     import os
     import signal
