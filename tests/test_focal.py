@@ -52,6 +52,7 @@ def test_every_small_state_within_the_bound(shape, goal, method):
                 check(Board(*shape, tiles), goal, heuristic, weight, d, method)
 
 
+@pytest.mark.slow
 def test_every_2x4_state_within_the_bound():
     """Every state, every weight; the method and the heuristic alternate from state to state."""
     dist = bfs_distances(2, 4, "blank-first")
