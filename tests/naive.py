@@ -57,9 +57,13 @@ def bfs_distances(height: int, width: int, goal: str = "standard") -> dict[tuple
 
     Cached for the test session: callers must not modify the returned dict.
     """
-    start = goal_tuple(height, width, goal)
-    dist = {start: 0}
-    queue = deque([start])
+    return distances_from(goal_tuple(height, width, goal), height, width)
+
+
+def distances_from(tiles: tuple[int, ...], height: int, width: int) -> dict[tuple[int, ...], int]:
+    """Distance from ``tiles`` of every state it reaches, by breadth-first search from it."""
+    dist = {tiles: 0}
+    queue = deque([tiles])
     while queue:
         state = queue.popleft()
         d = dist[state] + 1
@@ -350,3 +354,43 @@ def dijkstra_costs(height: int, width: int, goal: str = "standard", cost: str = 
                 dist[nxt] = nd
                 heapq.heappush(heap, (nd, nxt))
     return dist
+
+
+def pattern_distance(height: int, width: int, goal: str, pattern: tuple[int, ...], cells: tuple[int, ...]) -> int:
+    """The fewest moves of the pattern's tiles that take them from ``cells`` home and the blank
+    to its goal cell, the blank anywhere at the start (``pattern_values``'s value of ``cells``),
+    by A* over (cells, blank)
+    from every blank cell at once: a pattern tile stepping into the blank costs 1, any other tile
+    0; the bound is the pattern tiles' Manhattan distance. For patterns too large for
+    ``pattern_values``' whole-space search."""
+    import heapq
+
+    home = goal_cells(height, width, goal)
+    target = tuple(home[t] for t in pattern)
+
+    def bound(cs: tuple[int, ...]) -> int:
+        return sum(abs(c // width - h // width) + abs(c % width - h % width) for c, h in zip(cs, target, strict=True))
+
+    best: dict[tuple[tuple[int, ...], int], int] = {}
+    heap = []
+    for blank in range(height * width):
+        if blank not in cells:
+            best[(cells, blank)] = 0
+            heap.append((bound(cells), 0, cells, blank))
+    heapq.heapify(heap)
+    while heap:
+        _, d, cs, blank = heapq.heappop(heap)
+        if cs == target and blank == home[0]:
+            return d
+        if d > best[(cs, blank)]:
+            continue
+        r, c = divmod(blank, width)
+        for dr, dc in BLANK_STEPS.values():
+            if not (0 <= r + dr < height and 0 <= c + dc < width):
+                continue
+            q = (r + dr) * width + c + dc
+            nxt, cost = ((tuple(blank if x == q else x for x in cs), 1) if q in cs else (cs, 0))
+            if d + cost < best.get((nxt, q), d + cost + 1):
+                best[(nxt, q)] = d + cost
+                heapq.heappush(heap, (d + cost + bound(nxt), d + cost, nxt, q))
+    raise ValueError(f"the pattern {pattern} cannot reach home from {cells}")

@@ -180,6 +180,21 @@ def test_4x4_and_4x3_against_idastar():
         assert a.mistakes, "the detour is a mistake"
 
 
+@pytest.mark.parametrize("korf_id", [79, 12])
+def test_4x4_distances_start_at_korfs_published_optima(korf_id, private_store):
+    """A 4x4 analysis's first distance against Korf's published optimum (not IDA* against IDA*),
+    on two of his 100 that IDA* solves in moments; each next position is one nearer or farther."""
+    from npuzzle.instances import benchmark_set
+    from npuzzle.search.realtime import realtime_solve
+
+    (inst,) = benchmark_set("korf100", ids=[korf_id])
+    moves = realtime_solve(inst.board, goal=inst.goal).moves[:3]
+    a = analyze(inst.board, moves, goal=inst.goal)
+    distances = list(a.distances)
+    assert distances[0] == inst.optimal_length and len(distances) == 4
+    assert all(abs(x - y) == 1 for x, y in zip(distances, distances[1:], strict=False))
+
+
 def test_a_4x4_analysis_builds_the_small_pattern_databases_once(private_store):
     """With no pattern database built, a 4x4 analysis makes the small 5-5-5 ones (kept in the
     store, as solves keep the walking tables) and reads its distances with them; they stay
@@ -339,6 +354,7 @@ def test_the_command_line_json_and_errors():
     assert run("1 2 3/4 5 6/0 7 8", "L", "--all-optimal", "-1").returncode == 2
 
 
+@pytest.mark.slow
 def test_the_web_api_answers_twenty_analyses_at_once():
     pytest.importorskip("starlette")
     pytest.importorskip("uvicorn")

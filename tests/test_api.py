@@ -207,6 +207,7 @@ def _relabel(board: Board, labels: list[int]) -> Board:
     return Board(board.height, board.width, tuple(labels[t] for t in board.tiles))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2), (3, 3)])
 def test_custom_goals_give_the_bfs_distance(shape):
     h, w = shape
@@ -377,6 +378,7 @@ def test_stats_plot_without_matplotlib_says_what_to_install(capsys, tmp_path, mo
     assert err.count("\n") == 1 and "pip install 'npuzzle[plot]'" in err
 
 
+@pytest.mark.slow
 def test_a_large_goal_board_is_named_not_written_out(capsys):
     h, w = 7, 8
     flip = [r * w + (w - 1 - c) for r in range(h) for c in range(w)]  # left-right mirror

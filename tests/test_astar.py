@@ -214,6 +214,7 @@ def test_random_3x4_matches_idastar(shape):
         check_optimal(b, goal, "lc", expected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(3, 5), (5, 3), (4, 5), (5, 5), (6, 6), (8, 8), (2, 32)])
 def test_larger_boards_match_idastar(shape):
     """Boards packed in 1, 2, 4 and 7 words, near the goal."""
@@ -399,6 +400,7 @@ def check_bound(board: Board, goal: str, heuristic: str, weight: float, expected
         assert sol.optimal and sol.length == sol.lower_bound == expected, (board, heuristic)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2)])
 @pytest.mark.parametrize("goal", GOALS)
 def test_every_bound_on_every_small_state_matches_bfs(pdb_store, shape, goal):
@@ -408,6 +410,7 @@ def test_every_bound_on_every_small_state_matches_bfs(pdb_store, shape, goal):
                 check_bound(Board(*shape, tiles), goal, heuristic, weight, d)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape, count", [((3, 3), 12), ((2, 4), 12), ((4, 3), 3), ((3, 5), 2)])
 def test_every_bound_on_random_positions_matches_idastar(pdb_store, shape, count):
     rng = random.Random(sum(shape))

@@ -33,6 +33,7 @@ def test_ids(text, ids):
     assert benchmark.parse_ids(text) == ids
 
 
+@pytest.mark.slow
 def test_a_long_instance_reports_its_progress():
     """``on_progress`` (the command line's status line on a terminal) hears from each search while
     it runs: Korf's #3 with linear conflict generates some 150 million nodes."""

@@ -255,6 +255,7 @@ def test_conversion_keeps_the_distance_to_the_goal(height, width):
 # -- solvability ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("height", "width"), [(2, 2), (2, 3), (3, 2), (3, 3)])
 def test_solvable_states_are_exactly_those_bfs_reaches(height, width):
     accepted: dict[str, set] = {goal: set() for goal in GOALS}

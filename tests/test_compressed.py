@@ -33,6 +33,7 @@ def store(tmp_path, monkeypatch):
     pattern_db._load.cache_clear()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape, name, comps, second", SMALL)
 def test_compressed_tables_are_admissible_on_every_state(shape, name, comps, second):
     """On every state of 2x4 and 4x2 and 6,000 of 3x3: a compressed table's bound is at most the
@@ -72,6 +73,7 @@ def test_compression_keeps_the_least_entry():
     assert comp.data.size * 2 >= pattern_db.placements(9, 4) + pattern_db.placements(9, 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("heuristic", ["pdb:4-4/0-1", "pdb:4-4/3-3+pdb:3-5", "pdb:4-4/1-2+pdb:3-5/1-2"])
 def test_optimal_lengths_and_the_kernels_values(heuristic):
     """IDA* with compressed tables and two partitions finds the BFS lengths, and prunes at every

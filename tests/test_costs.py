@@ -208,6 +208,7 @@ def test_the_solution_keeps_its_cost_through_replace():
 PARTITIONS = {(2, 3): "3-2", (3, 2): "3-2", (2, 4): "4-3", (3, 3): "4-4"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2), (2, 4), (3, 3)])
 @pytest.mark.parametrize("cost", PRICED)
 def test_the_cost_aware_pattern_database_is_a_lower_bound_above_weighted_manhattan(shape, cost):

@@ -14,7 +14,8 @@ from records import records, valid
 from npuzzle import Board
 from npuzzle.cli import main
 from npuzzle.dataset import CHUNK, Spec, chunk_positions, part_path, write
-from npuzzle.errors import InvalidOptionError
+from npuzzle.errors import IllegalMoveError, InvalidOptionError
+from npuzzle.instances import benchmark_set
 from npuzzle.present.dataset import moves_letters, row_record
 from npuzzle.search import labels, solve
 
@@ -24,13 +25,14 @@ def _optimal_moves(board: Board, dist: dict[tuple[int, ...], int]) -> str:
     for ch in "UDLR":
         try:
             child = board.push(ch)
-        except Exception:
+        except IllegalMoveError:
             continue
         if dist[child.tiles] == dist[board.tiles] - 1:
             out += ch
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape, goal", [((2, 2), "standard"), ((2, 3), "standard"), ((3, 2), "standard"),
                                          ((2, 4), "standard"), ((4, 2), "standard"), ((3, 3), "standard"),
                                          ((2, 5), "standard"), ((3, 3), "blank-first"), ((2, 4), "blank-first")])
@@ -59,11 +61,20 @@ def test_idastar_labels_agree_with_separate_searches(shape, walk):
         for ch in "UDLR":
             try:
                 child = board.push(ch)
-            except Exception:
+            except IllegalMoveError:
                 continue
             if solve(child, method="idastar", heuristic="lc").length == d - 1:
                 best += ch
         assert moves_letters(mask) == best != ""
+
+
+def test_4x4_labels_are_korfs_published_optima():
+    """The 4x4 labels against Korf's published optima (not IDA* against IDA*), on two of his 100
+    that IDA* solves in moments."""
+    instances = benchmark_set("korf100", ids=[79, 12])
+    lab = labels.label(np.array([i.board.tiles for i in instances]), 4, 4, "blank-first")
+    assert lab.optimal and lab.distance.tolist() == [i.optimal_length for i in instances]
+    assert sorted(i.optimal_length for i in instances) == [42, 45]  # both read
 
 
 def test_goal_is_labelled_zero_without_moves():
@@ -201,6 +212,7 @@ def test_command_line(tmp_path, capsys):
     assert stop.value.code == 2
 
 
+@pytest.mark.slow
 def test_a_killed_run_leaves_no_output_and_is_resumed(tmp_path):
     import os
     import signal

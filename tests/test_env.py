@@ -14,7 +14,7 @@ from naive import bfs_distances  # noqa: E402
 import npuzzle.env  # noqa: E402,F401  (registers the environment)
 from npuzzle import Board  # noqa: E402
 from npuzzle.env import ENV_ID, SlidingPuzzleEnv  # noqa: E402
-from npuzzle.errors import InvalidOptionError  # noqa: E402
+from npuzzle.errors import IllegalMoveError, InvalidOptionError  # noqa: E402
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 3), (3, 5), (4, 4), (6, 6)]
 
@@ -51,7 +51,7 @@ def test_actions_are_board_push_and_the_mask_is_right(shape):
         a = int(rng.integers(0, 4))
         try:
             after = board.push("UDLR"[a])
-        except Exception:
+        except IllegalMoveError:
             after = None
         assert info["action_mask"][a] == (after is not None)
         obs, reward, terminated, truncated, info = env.step(a)

@@ -5,12 +5,13 @@ non-unit move costs against Dijkstra's search."""
 
 from __future__ import annotations
 
+import functools
 import heapq
 import random
 
 import numpy as np
 import pytest
-from naive import bfs_distances, blank_neighbours, goal_tuple
+from naive import bfs_distances, blank_neighbours, distances_from, goal_tuple, naive_linear_conflict, naive_manhattan
 
 from npuzzle import Board
 from npuzzle.errors import InvalidOptionError
@@ -51,6 +52,7 @@ def test_every_small_state_within_the_bound(shape, goal, method):
                 check(Board(*shape, tiles), goal, heuristic, weight, d, method)
 
 
+@pytest.mark.slow
 def test_every_2x4_state_within_the_bound():
     """Every state, every weight; the method and the heuristic alternate from state to state."""
     dist = bfs_distances(2, 4, "blank-first")
@@ -196,6 +198,41 @@ def test_weight_one_is_optimal_like_astar(method):
         board = random_walk(3, 3, 60, seed=seed)
         a, f = astar(board, heuristic="lc"), focal(board, heuristic="lc", method=method)
         assert a.length == f.length == f.lower_bound and f.optimal
+
+
+#: The plain-Python values of the heuristics the test below gives by name.
+NAIVE_BOUNDS = {"manhattan": lambda t, w: naive_manhattan(t, w), "lc": lambda t, w: naive_linear_conflict(t, w)}
+
+
+@functools.cache
+def _reached(board: Board) -> tuple[tuple[tuple[int, ...], int], ...]:
+    return tuple(distances_from(board.tiles, board.height, board.width).items())
+
+
+def _f_values(board: Board, heuristic: str, best: int) -> list[int]:
+    """g*(s) + h(s) of the states s reachable from ``board`` whose g*(s) + Manhattan(s) is at most
+    ``best`` (the others have f > ``best`` too: h is at least the Manhattan distance)."""
+    bound, width = NAIVE_BOUNDS[heuristic], board.width
+    return [d + bound(state, width) for state, d in _reached(board) if d + naive_manhattan(state, width) <= best]
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("heuristic", sorted(NAIVE_BOUNDS))
+@pytest.mark.parametrize(("height", "width", "seeds"), [(3, 3, (1,)), (2, 4, (1, 2)), (3, 2, (4,))])
+def test_the_heuristic_given_is_the_one_searched_with(height, width, seeds, heuristic, method):
+    """With w = 1 and a consistent heuristic h, both searches expand every state s with
+    g*(s) + h(s) < C* and none with g*(s) + h(s) > C* (g* the distance from the start, by
+    breadth-first search; h the plain-Python value). The two counts depend on h, so a search that
+    used another bound than the one it was given (while reporting its name) expands too many or too
+    few: Manhattan in place of linear conflict expands more than the second count allows."""
+    for seed in seeds:
+        board = random_walk(height, width, 60, seed=seed)
+        sol = focal(board, heuristic=heuristic, weight=1, method=method)
+        best = sol.length
+        assert best is not None and sol.heuristic == heuristic
+        f = _f_values(board, heuristic, best)
+        below, within = sum(x < best for x in f), sum(x <= best for x in f)
+        assert below <= sol.stats.expanded <= within, (board, heuristic, below, sol.stats.expanded, within)
 
 
 # -- non-unit move costs -------------------------------------------------------------------------

@@ -173,7 +173,12 @@ def test_rows_come_in_the_same_order_on_two_processes(tmp_path, capsys):
     args = ["random:3x3:4:3,random:2x3:2:1", "--heuristic", "manhattan,wd"]
     assert bench(capsys, *args, "--out", str(tmp_path / "one.csv"))[0] == 0
     assert bench(capsys, *args, "--out", str(tmp_path / "two.csv"), "--jobs", "2", "--oversubscribe")[0] == 0
-    assert without_times(csv_rows(tmp_path / "one.csv")) == without_times(csv_rows(tmp_path / "two.csv"))
+    one, two = csv_rows(tmp_path / "one.csv"), csv_rows(tmp_path / "two.csv")
+    expected = {(f"random:{shape}", i, h) for shape, count in (("3x3:4:3", 4), ("2x3:2:1", 2))
+                for i in range(1, count + 1) for h in ("manhattan", "wd")}
+    assert len(one) == len(expected) == 12 and {(r["set"], r["instance"], r["heuristic"]) for r in one} == expected
+    assert {r["status"] for r in one} == {"solved"}
+    assert without_times(one) == without_times(two)
 
 
 def test_a_run_stopped_by_the_timeout_is_a_limit_row(tmp_path, capsys):

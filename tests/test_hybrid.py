@@ -33,6 +33,7 @@ def check(board: Board, goal: str, heuristic: str, top: int, expected: int) -> N
     assert sum(it.expanded for it in sol.stats.iterations) == sol.stats.expanded
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2)])
 @pytest.mark.parametrize("goal", ["standard", "blank-first"])
 def test_every_small_state_matches_bfs(shape, goal):
@@ -41,6 +42,7 @@ def test_every_small_state_matches_bfs(shape, goal):
         check(Board(*shape, tiles), goal, heuristic, TOPS[i % len(TOPS)], d)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(2, 4), (3, 3)])
 def test_samples_match_bfs(shape):
     dist = bfs_distances(*shape)
@@ -50,6 +52,7 @@ def test_samples_match_bfs(shape):
         check(Board(*shape, tiles), "standard", rng.choice(("lc", "wd+id")), rng.choice(TOPS), dist[tiles])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape, count", [((3, 3), 4), ((2, 4), 4), ((4, 3), 3), ((3, 5), 2)])
 def test_pattern_databases_match_idastar(pdb_store, shape, count):  # noqa: F811
     rng = random.Random(sum(shape))

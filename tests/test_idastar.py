@@ -29,6 +29,7 @@ EVERY_STATE = [(shape, goal, heuristic) for shape in SMALL_SHAPES for goal in GO
 EVERY_STATE += [((3, 3), "standard", "manhattan"), ((3, 3), "blank-first", "lc")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape, goal, heuristic", EVERY_STATE)
 def test_lengths_equal_bfs_on_every_state(shape, goal, heuristic):
     h, w = shape
@@ -39,6 +40,7 @@ def test_lengths_equal_bfs_on_every_state(shape, goal, heuristic):
     assert not wrong[:5]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2), (3, 3), (2, 4), (4, 2)])
 @pytest.mark.parametrize("goal", GOALS)
 def test_single_solves_are_optimal_and_verified(shape, goal):
@@ -51,6 +53,7 @@ def test_single_solves_are_optimal_and_verified(shape, goal):
             assert Board(h, w, tiles).apply(s.moves).is_goal(goal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(2, 3), (3, 2), (3, 3), (2, 4), (4, 2)])
 @pytest.mark.parametrize("goal", GOALS)
 def test_node_counts_equal_naive_reference(shape, goal):
@@ -79,6 +82,7 @@ def easy_korf(limit_nodes: int) -> list:
     return [i for i in benchmark_set("korf100") if i.recomputed_nodes < limit_nodes]
 
 
+@pytest.mark.slow
 def test_korf_node_counts_reproduced():
     instances = easy_korf(3_000_000)
     assert len(instances) >= 5

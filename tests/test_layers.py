@@ -125,3 +125,83 @@ def test_functions_outside_the_kernels_are_short():
                 if lines > 60:
                     long.append(f"{name}.{node.name}: {lines} lines")
     assert long == []
+
+
+# -- kernel ceilings ----------------------------------------------------------------------------
+
+#: The ceilings of a numba kernel: its lines (from ``def`` to its last line) and its parameters
+#: (a named tuple passed whole counts as one: that is how a kernel keeps under the second).
+KERNEL_LINES, KERNEL_PARAMETERS = 150, 12
+_SPLIT_COSTS = ("docs/benchmarks.md, 'The beam in one function' (bench/near_optimal.py --sizes: the beam split "
+                "into functions 0.62-0.68 CPU s a board, in one function 0.56-0.60; cold compile 8.0/7.4 s against "
+                "6.9/6.7 s, bench/compile_times.py) and 'Named kernel interfaces for A* and the beam' (each numba "
+                "function of a kernel costs a fixed share of its compile: A*'s expansion went back into astar_slice)")
+#: Kernels allowed above a ceiling: (file stem, kernel) -> (the most lines, the most parameters,
+#: the measurement that justifies it). The numbers are today's: an exempt kernel cannot grow.
+KERNEL_EXEMPT: dict[tuple[str, str], tuple[int, int, str]] = {
+    ("beam", "beam_search"): (274, KERNEL_PARAMETERS, _SPLIT_COSTS),
+    ("idastar", "ida_iteration"): (250, KERNEL_PARAMETERS, "the hot loop of every optimal 4x4 and 5x5 solve; "
+                                   "the same cost of splitting as the beam's and A*'s, " + _SPLIT_COSTS
+                                   + "; bench/korf100.py and bench/iteration_profile.py measure it"),
+    ("focal", "focal_slice"): (151, KERNEL_PARAMETERS, "A*'s slice loop with FOCAL's heaps (one function for "
+                               "focal search and DPS, docs/benchmarks.md 'Bounded-suboptimal searches', "
+                               "bench/focal.py); " + _SPLIT_COSTS),
+    ("costs", "best_first"): (KERNEL_LINES, 23, "no measurement: its 23 arrays and scalars are to become named "
+                              "tuples, like A*'s (bench/costs.py measures it)"),
+    ("costs", "ida_slice"): (KERNEL_LINES, 21, "no measurement: its 21 arrays and scalars are to become named "
+                             "tuples, like IDA*'s (bench/costs.py measures it)"),
+    ("pdb", "level_compact"): (KERNEL_LINES, 15, "no measurement: the compact build's arrays are to become a "
+                               "named tuple (bench/pdb_build.py measures it)"),
+    ("realtime", "repeat_steps"): (KERNEL_LINES, 14, "no measurement: the zone's scalars are to become a named "
+                                   "tuple (bench/realtime.py measures it)"),
+}
+
+
+def _kernels() -> dict[tuple[str, str], tuple[int, int]]:
+    """Every numba kernel of ``_kernels/`` (decorated by the project's ``njit``, passed to it by
+    name, or made by a mode factory: a function defined inside another) -> (lines, parameters)."""
+    import ast
+
+    found = {}
+    for path in sorted((SRC / "_kernels").glob("*.py")):
+        if path.name == "jit.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        passed = {n.args[0].id for n in ast.walk(tree) if isinstance(n, ast.Call) and n.args
+                  and isinstance(n.args[0], ast.Name) and ast.unparse(n.func).split(".")[-1] == "njit"}
+
+        def visit(node: ast.AST, nested: bool, stem: str = path.stem, names: set[str] = passed) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.FunctionDef):
+                    jitted = any(ast.unparse(d).split("(")[0].split(".")[-1] == "njit" for d in child.decorator_list)
+                    if jitted or nested or child.name in names:
+                        a = child.args
+                        count = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) + (a.vararg is not None) + (
+                            a.kwarg is not None)
+                        found[(stem, child.name)] = (child.end_lineno - child.lineno + 1, count)
+                    visit(child, True)
+                elif isinstance(child, ast.ClassDef):
+                    visit(child, nested)
+
+        visit(tree, False)
+    return found
+
+
+def test_kernels_stay_under_their_ceilings():
+    """Every kernel at most ``KERNEL_LINES`` lines and ``KERNEL_PARAMETERS`` parameters, but the
+    exempt ones, each at most its own numbers (which cite what justifies them)."""
+    kernels = _kernels()
+    assert {("idastar", "ida_iteration"), ("beam", "beam_search"), ("astar", "astar_slice"),
+            ("bounds", "lc_child"), ("idastar", "up_to_parity")} <= set(kernels)  # the reader finds them
+    over = []
+    for key, (lines, parameters) in sorted(kernels.items()):
+        most_lines, most_parameters, why = KERNEL_EXEMPT.get(key, (KERNEL_LINES, KERNEL_PARAMETERS, ""))
+        if lines > most_lines or parameters > most_parameters:
+            over.append(f"{key[0]}.{key[1]}: {lines} lines (at most {most_lines}), {parameters} parameters "
+                        f"(at most {most_parameters})")
+    assert over == []
+    for key, (most_lines, most_parameters, why) in KERNEL_EXEMPT.items():
+        assert key in kernels, f"{key} is exempt but is no kernel: take it off KERNEL_EXEMPT"
+        assert (most_lines, most_parameters) != (KERNEL_LINES, KERNEL_PARAMETERS) and why
+        lines, parameters = kernels[key]
+        assert lines > KERNEL_LINES or parameters > KERNEL_PARAMETERS, f"{key} is under the ceilings now: take it off"

@@ -92,6 +92,7 @@ def test_verbose_lines_are_not_mixed_into_the_status(warm):
             assert line.split("\r")[-1].removeprefix("\x1b[K").startswith("  threshold ")
 
 
+@pytest.mark.slow
 def test_compile_notice_only_when_kernels_are_compiled_on_a_terminal_or_not():
     argv = ["solve", "8 6 7/2 5 4/3 0 1", "--heuristic", "manhattan", "--pruning", "parent"]
     status, out, err = run_on_terminal(argv, NPUZZLE_NUMBA_CACHE="0")  # no cache: every kernel compiles
@@ -174,6 +175,7 @@ def test_a_parallel_batch_shows_its_progress_then_clears_it(tmp_path):
     assert "\r\x1b[K" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_the_compile_notice_names_the_family_of_a_kernel_compiled_outside_solve():
     """``--count-only`` runs real time without ``solve``: the notice then names the family by the
     file of the kernel being compiled (one small kernel here, with numba's cache off)."""

@@ -89,12 +89,14 @@ def _requests(method: str, option: str, calls: list[str]) -> tuple[Request, Requ
 
 def _effect(option: str, base: Solution, given: Solution, calls: list[str]) -> bool:
     """Whether giving ``option`` changed what a user sees: a callback called, a stop, a different
-    heuristic, method, answer, note or count of nodes."""
+    heuristic, method, answer, note or count of nodes. (A heuristic's name echoed back is no
+    effect of the heuristic option: the search must work differently with it.)"""
     if option in ("on_iteration", "on_progress", "executor"):
         return option.removeprefix("on_") in calls
     if option in ("timeout", "max_nodes", "max_memory") and given.status in (TIMEOUT, NODE_LIMIT, MEMORY_LIMIT):
         return True
-    seen = ("heuristic", "method", "moves", "note", "status")
+    seen = ("method", "moves", "note", "status") if option == "heuristic" else (
+        "heuristic", "method", "moves", "note", "status")
     return any(getattr(base, f) != getattr(given, f) for f in seen) or base.stats.generated != given.stats.generated
 
 
@@ -166,14 +168,24 @@ CASES = [
 
 @pytest.mark.parametrize(("method", "board", "heuristic", "options"), CASES)
 def test_one_solve_checks_the_goal_once_and_parses_the_heuristic_at_most_once(method, board, heuristic, options):
-    """The goal is checked once by the set-up (a ``Board``'s own methods check what they are
+    """The goal is checked exactly once by the set-up (a goal board by ``problem._checked_goal``,
+    a convention's name by ``board.check_goal`` under it; a ``Board``'s own methods check what they are
     given, as a library's public methods must: those calls are not counted) and the heuristic's
     name is parsed at most once; below ``prepare`` everything reads the parsed ``Spec``. (The
     beam and real time take no heuristic: the bounds they rank by and prove are their own.)"""
+    from npuzzle import board as board_module
+    from npuzzle.heuristics import registry
+    from npuzzle.search import problem
+
+    # The traced names are the functions' own (a rename would leave nothing to count).
+    for function, name in ((board_module.check_goal, "check_goal"), (registry.parse, "parse"),
+                           (problem._checked_goal, "_checked_goal")):
+        assert function.__code__.co_name == name
     seen = _traced(lambda: run(prepare(board, Request(heuristic=heuristic, **options), method)),
-                   {("board", "check_goal"), ("registry", "parse")})
+                   {("board", "check_goal"), ("registry", "parse"), ("problem", "_checked_goal")})
     goal_checks = [c for c in seen[("board", "check_goal")] if not c.startswith("board.py:")]
-    assert len(goal_checks) <= 1, goal_checks
+    assert len(seen[("problem", "_checked_goal")]) == 1, seen[("problem", "_checked_goal")]
+    assert len(goal_checks) == (0 if isinstance(options.get("goal"), Board) else 1), goal_checks
     if method not in ("beam", "realtime"):
         assert len(seen[("registry", "parse")]) <= 1, seen[("registry", "parse")]
 

@@ -203,6 +203,7 @@ def dask_cluster(tmp_path_factory, table_store):
         yield address, pids
 
 
+@pytest.mark.slow
 def test_losing_the_scheduler_ends_the_batch_with_the_answers_so_far(tmp_path, table_store):
     """The scheduler killed while a batch of 30 runs: the answers received are printed, then one
     line says how many of the 30 there are, exit status 4, no traceback."""
@@ -226,6 +227,7 @@ def test_losing_the_scheduler_ends_the_batch_with_the_answers_so_far(tmp_path, t
     assert [r["line"] for r in got] == list(range(1, len(got) + 1))
 
 
+@pytest.mark.slow
 def test_a_batch_and_a_split_search_on_dask(capsys, tmp_path, dask_cluster):
     address, _ = dask_cluster
     path = _positions_file(tmp_path)
@@ -249,6 +251,7 @@ def test_a_batch_and_a_split_search_on_dask(capsys, tmp_path, dask_cluster):
     assert "open positions" in hybrid.note
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_search_changes_nothing(dask_cluster):
     """The last test of the module: it leaves one worker."""
     from npuzzle.cluster import Cluster

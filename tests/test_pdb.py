@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import check_kernel_heuristic
-from naive import bfs_distances, pattern_values
+from naive import bfs_distances, pattern_distance, pattern_values
 
 from npuzzle import Board, MissingTableError, NPuzzleError, tables
 from npuzzle.board import goal_cell
@@ -15,7 +15,7 @@ from npuzzle.cli import main
 from npuzzle.errors import InvalidOptionError
 from npuzzle.heuristics import pattern_db
 from npuzzle.heuristics.registry import auto_heuristic, evaluate
-from npuzzle.instances import benchmark_set, random_board
+from npuzzle.instances import benchmark_set, random_board, random_walk
 from npuzzle.search import solve
 from npuzzle.search.idastar import idastar, optimal_lengths
 
@@ -62,6 +62,45 @@ def test_tables_equal_a_naive_search(shape, name, checked):
             values = pattern_values(h, w, goal, g)
             assert all(part.value(p, list(cells)) == d for cells, d in values.items())
             assert len(values) > pattern_db.placements(n, len(g)) // 2
+
+
+#: Every shipped partition's tables against the naive abstract search, each pattern's: every
+#: placement on the small shapes (``pattern_values``' whole-space search), else the placements of
+#: ``SAMPLES`` positions a random walk of ``WALK`` moves reaches (``pattern_distance``'s A*).
+SHIPPED_CHECKED = {((2, 3), "3-2"): "every", ((3, 2), "3-2"): "every", ((2, 4), "4-3"): "every",
+                   ((4, 2), "4-3"): "every", ((3, 3), "4-4"): "every", ((3, 4), "6-5"): "sampled",
+                   ((4, 3), "6-5"): "sampled", ((4, 4), "5-5-5"): "sampled", ((4, 4), "6-6-3"): "sampled"}
+#: Shipped partitions whose tables take too long to build for a test, and why.
+SHIPPED_NOT_CHECKED = {((4, 4), "7-8"): "288 MB; even its 7-tile pattern alone is 57.7 million entries",
+                       ((5, 5), "6-6-6-6"): "four tables of 127.5 million entries"}
+SAMPLES, WALK = 12, 24
+
+
+def test_every_shipped_partition_is_checked_or_says_why_not():
+    shipped = {(shape, name) for shape, names in pattern_db.SHIPPED.items() for name in names}
+    assert shipped == set(SHIPPED_CHECKED) | set(SHIPPED_NOT_CHECKED)
+
+
+@pytest.mark.parametrize(("shape", "name"), [pytest.param(*key, marks=[pytest.mark.slow] if key[1] == "6-6-3" else [])
+                                             for key in sorted(SHIPPED_CHECKED)])
+def test_shipped_partitions_equal_a_naive_abstract_search(shape, name):
+    """Each pattern's entries equal the fewest moves of its tiles (so they are admissible), from a
+    plain-Python search of the pattern's abstract space; standard goal."""
+    h, w = shape
+    pattern_db.build(name, h, w, "standard", progress=False)
+    part = pattern_db.load_partition(name, h, w, "standard")
+    boards = [random_walk(h, w, WALK, seed=seed) for seed in range(SAMPLES)]
+    for p, g in enumerate(part.groups):
+        if SHIPPED_CHECKED[(shape, name)] == "every":
+            values = pattern_values(h, w, "standard", g)
+            assert len(values) == pattern_db.placements(h * w, len(g))
+        else:
+            placements = {tuple(b.tiles.index(t) for t in g) for b in boards}
+            values = {cells: pattern_distance(h, w, "standard", g, cells) for cells in placements}
+            assert max(values.values()) > 0
+        entries = {cells: part.value(p, list(cells)) for cells in values}
+        wrong = [(cells, entries[cells], d) for cells, d in values.items() if entries[cells] != d]
+        assert wrong == [], (name, g, wrong[:5])
 
 
 @pytest.mark.parametrize("shape, name", [
@@ -188,6 +227,7 @@ def test_mirrored_lookup_is_used_on_square_boards():
     assert sum(values) > sum(direct)
 
 
+@pytest.mark.slow
 def test_korf_instances_with_5_5_5(korf100):
     pattern_db.build("5-5-5", 4, 4, "blank-first")
     for inst in benchmark_set("korf100", [1, 2, 12, 40]):
@@ -347,6 +387,7 @@ def test_kernel_prunes_exactly_as_the_python_blank_aware_heuristic(blank_aware, 
     check_kernel_heuristic(shape, "blank-first", f"pdb:{name}", 30)
 
 
+@pytest.mark.slow
 def test_korf_felner_blocks_on_5x5():
     """The 24-puzzle's 6-6-6-6: four compact blocks of 2x3 (the first with the centre tile), every
     tile once; the standard goal's are the blank-first ones turned 180 degrees, and its tables

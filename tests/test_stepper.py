@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from npuzzle import Board
-from npuzzle.errors import InvalidBoardError, InvalidOptionError
+from npuzzle.errors import IllegalMoveError, InvalidBoardError, InvalidOptionError
 from npuzzle.search.stepper import ACTIONS, Boards
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 3), (3, 5), (4, 4), (5, 7)]
@@ -15,7 +15,7 @@ SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 3), (3, 5), (4, 4), (5, 7)
 def _pushed(board: Board, action: int) -> Board | None:
     try:
         return board.push(ACTIONS[action])
-    except Exception:
+    except IllegalMoveError:
         return None
 
 

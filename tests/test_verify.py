@@ -12,6 +12,8 @@ import npuzzle
 from npuzzle import Board
 from npuzzle.cli import main
 from npuzzle.errors import IllegalMoveError, InvalidTypeError
+from npuzzle.instances import benchmark_set
+from npuzzle.search.realtime import realtime_solve
 from npuzzle.verifier import verify_moves
 
 
@@ -72,6 +74,16 @@ def test_4x4_optimum_by_idastar_within_the_budget():
     best = npuzzle.solve(board, method="idastar", heuristic="lc")
     v = npuzzle.verify(board, best.moves)
     assert v.solved and v.optimum == best.length and v.excess == 0 and v.optimum_by.startswith("idastar/")
+
+
+@pytest.mark.parametrize("korf_id", [79, 12])
+def test_4x4_optima_are_korfs_published_ones(korf_id):
+    """The 4x4 optimum against Korf's published one (not IDA* against IDA*), on two of his 100
+    that IDA* solves in moments; the moves checked are the real-time solver's."""
+    (inst,) = benchmark_set("korf100", ids=[korf_id])
+    moves = realtime_solve(inst.board, goal=inst.goal).moves
+    v = npuzzle.verify(inst.board, moves, goal=inst.goal)
+    assert v.solved and v.optimum == inst.optimal_length and v.excess == len(moves) - inst.optimal_length
 
 
 def test_no_optimum_on_large_boards():

@@ -4,23 +4,45 @@ overflow at any board size the page offers, touch targets of 44 px on the phone,
 arrow keys, a mouse drag and a touch swipe, timed solves with the session's averages, the analysis
 of a known solve, share links that round-trip (old ones too) and bad links that keep a board, and
 the solver with its replay. Skipped, with the reason, only where no browser can run (install it
-with ``apt-get install -y chromium chromium-driver``, as ``.ci/run`` does); where
-``NPUZZLE_REQUIRE_BROWSER=1`` (set by ``.ci/run`` once it has the browser) a browser that is
-missing or cannot start fails them instead, so they never vanish from a green CI run."""
+with ``apt-get install -y chromium chromium-driver``, as ``.ci/run`` does); under CI (``CI=true``,
+which ``.ci/run`` sets, or ``NPUZZLE_REQUIRE_BROWSER=1``) selenium or a browser that is missing or
+cannot start fails them instead, so they never vanish from a green CI run."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
 import shutil
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette", reason="the web extra (pip install 'npuzzle[web]') is not installed")
-pytest.importorskip("uvicorn", reason="the web extra (pip install 'npuzzle[web]') is not installed")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+#: A browser per test and first solves on a cold server: part of the full suite, not the fast subset.
+pytestmark = pytest.mark.slow
+
+#: Under CI (``CI=true``, as CI services and ``.ci/run`` set it) or ``NPUZZLE_REQUIRE_BROWSER=1``, a
+#: missing module or browser fails these tests instead of skipping them.
+REQUIRE_BROWSER = (os.environ.get("NPUZZLE_REQUIRE_BROWSER") == "1"
+                   or os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"))
+
+
+def _required(module: str, reason: str) -> object:
+    """``module``, else skip the page's tests with ``reason`` (fail them where they must run)."""
+    if not REQUIRE_BROWSER:
+        return pytest.importorskip(module, reason=reason)
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(f"{reason}, and CI=true (or NPUZZLE_REQUIRE_BROWSER=1) says the page's tests must run: "
+                          f"{e}") from None
+
+
+_required("starlette", "the web extra (pip install 'npuzzle[web]') is not installed")
+_required("uvicorn", "the web extra (pip install 'npuzzle[web]') is not installed")
+webdriver: Any = _required("selenium.webdriver", "selenium is not installed (pip install selenium)")
 
 from selenium.webdriver.common.actions import interaction  # noqa: E402
 from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
@@ -31,6 +53,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 from web_server import Server, running_server  # noqa: E402
 
 from npuzzle import Board  # noqa: E402
+from npuzzle.errors import IllegalMoveError  # noqa: E402
 from npuzzle.notation import format_letters  # noqa: E402
 
 #: Where Debian's packages put the browser and its driver (else found on the PATH).
@@ -43,14 +66,12 @@ PHONE, TABLET, DESKTOP = (390, 844, True), (768, 1024, False), (1280, 800, False
 NARROW = (320, 640, True)  # the narrowest phone the page is made for
 KEYS = {"L": Keys.ARROW_LEFT, "R": Keys.ARROW_RIGHT, "U": Keys.ARROW_UP, "D": Keys.ARROW_DOWN}
 SOLVED_3X3 = "1 2 3 4 5 6 7 8 0"
-#: Set by ``.ci/run`` when the browser is installed: then no browser is a failure, not a skip.
-REQUIRE_BROWSER = os.environ.get("NPUZZLE_REQUIRE_BROWSER") == "1"
 
 
 def no_browser(reason: str) -> None:
     """Skip the page's tests with ``reason``, or fail them where the browser is required."""
     if REQUIRE_BROWSER:
-        pytest.fail(f"{reason}; NPUZZLE_REQUIRE_BROWSER=1 says this run must have one", pytrace=False)
+        pytest.fail(f"{reason}; CI=true (or NPUZZLE_REQUIRE_BROWSER=1) says this run must have one", pytrace=False)
     pytest.skip(reason)
 
 
@@ -584,6 +605,6 @@ def test_hover_control_slides_a_line_under_the_mouse(server: Server, browser):
 def _legal(board: Board, letter: str) -> bool:
     try:
         board.apply(letter)
-    except Exception:
+    except IllegalMoveError:
         return False
     return True

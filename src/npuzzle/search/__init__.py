@@ -94,7 +94,12 @@ def compile_notice(callback: Callable[[str], None]) -> Iterator[None]:
     the compiled kernel's file belongs to (a key of ``warm.COMPILE_SECONDS``), else ``""``. A
     kernel loaded from numba's on-disk cache does not call it.
 
-    >>> with compile_notice(lambda method: print("compiling", method)):
+    >>> import numba
+    >>> with compile_notice(lambda method: print("compiling", repr(method))):
+    ...     numba.njit(lambda x: x + 1)(41)  # a function numba has not compiled yet
+    compiling ''
+    42
+    >>> with compile_notice(lambda method: print("compiling", repr(method))):
     ...     pass
     """
     from .._kernels import jit
