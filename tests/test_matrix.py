@@ -167,12 +167,15 @@ CASES = [
 
 
 @pytest.mark.parametrize(("method", "board", "heuristic", "options"), CASES)
-def test_one_solve_checks_the_goal_once_and_parses_the_heuristic_at_most_once(method, board, heuristic, options):
+def test_one_solve_checks_the_goal_once_and_parses_the_heuristic_at_most_once(method, board, heuristic, options,
+                                                                             private_store):
     """The goal is checked exactly once by the set-up (a goal board by ``problem._checked_goal``,
     a convention's name by ``board.check_goal`` under it; a ``Board``'s own methods check what they are
     given, as a library's public methods must: those calls are not counted) and the heuristic's
     name is parsed at most once; below ``prepare`` everything reads the parsed ``Spec``. (The
-    beam and real time take no heuristic: the bounds they rank by and prove are their own.)"""
+    beam and real time take no heuristic: the bounds they rank by and prove are their own.) An empty
+    store of its own: a table loaded on first use checks the goal its header names, which is the
+    table's check, not the solve's."""
     from npuzzle import board as board_module
     from npuzzle.heuristics import registry
     from npuzzle.search import problem
