@@ -340,7 +340,7 @@ class _Ida(_Oracle):
 
         small = SMALL_TABLES.get(board.shape)
         if small is not None and not pattern_db.usable(board.height, board.width, goal):
-            pattern_db.build(small, board.height, board.width, goal)  # once: kept in the table store
+            pattern_db.build(small, board.height, board.width, goal, wait=True)  # once: kept in the store
         self.probe = Probe(board.height, board.width, goal, "auto", limit)
         self.heuristic = self.probe.heuristic.name
         self.advice = auto_heuristic(board.height, board.width, goal)[1]

@@ -42,6 +42,8 @@ from ..search import METHODS, PRUNING
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: The Dask cluster stopped answering midway (the answers received are printed first).
 EXIT_CLUSTER = 4
+#: Another process is writing the output file asked for (``FILE.lock`` held; its pid is named).
+EXIT_BUSY = 5
 #: An internal error (a bug: an answer that failed its replay), as sysexits.h's EX_SOFTWARE.
 EXIT_INTERNAL = 70
 
