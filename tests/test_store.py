@@ -506,14 +506,39 @@ def test_a_build_that_would_not_fit_on_the_disk_is_refused_before_it_starts(caps
     from collections import namedtuple
 
     usage = namedtuple("usage", "total used free")
-    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 5 * 2**20, 5 * 2**20))
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 3000, 3000))
     searched = []
     monkeypatch.setattr(pattern_db, "_search_cells", lambda *a: searched.append(1))
-    with pytest.raises(TableStoreError, match="MiB are free"):
-        pattern_db.build("4-4", 3, 3, "standard", progress=False)
+    with pytest.raises(TableStoreError, match=r"the table needs 67 KiB with its header and 2 KiB are free"):
+        pattern_db.build("4-4", 3, 3, "standard", progress=False)  # 3,024 bytes of entries
     assert searched == []
-    code, _, err = run(capsys, "stats", "bfs", "3x3", "--save")
-    assert code == 1 and "MiB are free" in err
+    code, _, err = run(capsys, "stats", "bfs", "3x3", "--save")  # 45,360 bytes
+    assert code == 1 and "the table needs 109 KiB with its header and 2 KiB are free" in err
+
+
+@pytest.mark.parametrize("nbytes, free, fits", [(787_000, 2 * 2**20, True), (787_000, 787_000, False),
+                                                (787_000, 787_000 + tables.SPARE_BYTES, True),
+                                                (3 << 30, 3 << 30, False)])
+def test_the_free_space_check_builds_what_fits_and_says_true_sizes(store, monkeypatch, nbytes, free, fits):
+    """A 787 KB table with 2 MiB free is stored; a refusal's numbers are true: the need is rounded
+    up, what is free rounded down, so the need shown is always more than the free shown."""
+    import re
+    import shutil
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(1 << 40, (1 << 40) - free, free))
+    key = tables.TableKey("test", 2, 3, "standard", "space")
+    if fits:
+        assert tables.writable_path(key, nbytes).parent == store
+        return
+    with pytest.raises(TableStoreError) as e:
+        tables.writable_path(key, nbytes)
+    need, need_unit, have, have_unit = re.search(r"needs ([\d,.]+) (\w+) with its header and ([\d,.]+) (\w+) are",
+                                                 str(e.value)).groups()
+    scale = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
+    assert float(need.replace(",", "")) * scale[need_unit] >= nbytes + tables.SPARE_BYTES > free
+    assert float(have.replace(",", "")) * scale[have_unit] <= free
 
 
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
