@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from .board import Board, Direction, Goal, check_goal
 from .errors import IllegalMoveError, InvalidBoardError, InvalidOptionError, SearchStopped, quote_input
-from .notation import check_convention, parse_moves
+from .notation import check_convention, check_move_count, parse_moves
 from .search.limits import TIMEOUT, Clock, Limit
 
 #: Boards of at most this many cells get optimal distances (a table or IDA*); larger ones get
@@ -177,16 +177,22 @@ def analyze(
                     oracle.advice)
 
 
+#: The most moves of a solve analysed (each one's distance is found: about 9 s on 3x3 for these).
+MAX_MOVES = 1_000_000
+
+
 def moves_of(board: Board, moves: str | Sequence[int | Direction | str], convention: str) -> tuple[int, ...]:
     """The moves as the tiles pushed from ``board`` (a move string read with
     ``notation.parse_moves``, letters in ``convention``, or a sequence of tiles or letters);
     ``IllegalMoveError`` names the first illegal one, 1-based, and its letter or tile."""
+    check_move_count(moves, MAX_MOVES)
     if isinstance(moves, str):
         given: Sequence[int | Direction | str] = parse_moves(moves, board, convention=convention)
     elif isinstance(moves, Sequence) and not isinstance(moves, bytes | bytearray):
         given = [_letter(m, convention) for m in moves]
     else:
         raise IllegalMoveError(f"moves={quote_input(moves)}: give a move string or a list of tiles or letters")
+    check_move_count(given, MAX_MOVES)
     out = []
     tiles = list(board.tiles)
     blank, w, h = board.blank, board.width, board.height

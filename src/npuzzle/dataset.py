@@ -37,6 +37,7 @@ import numpy as np
 from . import locks
 from .board import Board, Goal, check_goal
 from .errors import InvalidOptionError, NPuzzleError
+from .instances import check_walk
 from .meters import progress as meter
 from .present import SCHEMA_VERSION
 from .present.common import write_error_text
@@ -48,8 +49,6 @@ from .search.stepper import Boards, check_stepper_shape
 CHUNK = 1024
 #: The output formats, by the file name's ending.
 FORMATS = (".jsonl", ".parquet")
-#: The longest random walk asked for.
-MAX_WALK = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -93,8 +92,8 @@ def check_spec(spec: Spec) -> Spec:
     check_goal(spec.goal)
     if not isinstance(spec.seed, int) or not 0 <= spec.seed < 1 << 63:
         raise InvalidOptionError(f"seed={spec.seed!r}: give a whole number from 0 to 2**63-1")
-    if spec.walk is not None and not (isinstance(spec.walk, int) and 0 <= spec.walk <= MAX_WALK):
-        raise InvalidOptionError(f"walk={spec.walk!r}: give a number of moves from 0 to {MAX_WALK:,}")
+    if spec.walk is not None:
+        check_walk(spec.walk)
     return spec
 
 

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import NPuzzleError, OutputBusyError
+from .errors import NPuzzleError, OutputBusyError, quote_input
 
 try:
     import fcntl
@@ -90,7 +90,8 @@ def claim(path: str | Path, *, wait: bool = False) -> Claim:
         try:
             fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
         except OSError as e:
-            raise NPuzzleError(f"cannot lock {path} (making {lock.name}: {e.strerror or e})") from None
+            raise NPuzzleError(f"cannot write {quote_input(str(path), 80)}: {e.strerror or e} (making its lock "
+                               f"file {lock.name})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except OSError as e:
@@ -98,7 +99,8 @@ def claim(path: str | Path, *, wait: bool = False) -> Claim:
             os.close(fd)
             if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 raise OutputBusyError(str(path), pid) from None
-            raise NPuzzleError(f"cannot lock {path} ({e.strerror or e})") from None
+            raise NPuzzleError(f"cannot write {quote_input(str(path), 80)}: {e.strerror or e} (locking "
+                               f"{lock.name})") from None
         if _same_file(fd, lock):
             break
         os.close(fd)  # its holder removed it as we locked it: lock the one at the path now
