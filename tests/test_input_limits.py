@@ -158,3 +158,37 @@ def test_move_lists_are_bounded_before_they_are_replayed(monkeypatch):
     assert verifier.verify_moves(board, ["R", "L"] * 500, optimum=False).played == 1000
     assert issubclass(IllegalMoveError, NPuzzleError)
 
+
+
+@pytest.mark.parametrize("weight", [1.01, 1.001, 1.014, 1.15, 1.3, 7.77, 123.456, 999.99, 1000])
+def test_every_weight_in_range_is_taken_as_the_ratio_at_or_just_below_it(weight):
+    from fractions import Fraction
+
+    from npuzzle.arguments import MAX_WEIGHT_DENOMINATOR, MAX_WEIGHT_NUMERATOR, exact_weight
+
+    w = exact_weight(weight)
+    assert w.denominator <= MAX_WEIGHT_DENOMINATOR and w.numerator <= MAX_WEIGHT_NUMERATOR
+    assert float(w) <= weight * (1 + 1e-9)  # never above: the promise "at most W x optimal" holds
+    most = min(MAX_WEIGHT_DENOMINATOR, MAX_WEIGHT_NUMERATOR // -(-weight // 1))
+    below = [Fraction(p, q) for q in range(1, int(most) + 1) for p in (int(weight * q),)
+             if float(Fraction(p, q)) <= weight * (1 + 1e-9) and p <= MAX_WEIGHT_NUMERATOR]
+    assert w == max(below)  # and none closer below it
+
+
+@pytest.mark.parametrize("shape", [(2, 4), (3, 2)])
+@pytest.mark.parametrize("method", ["astar", "focal"])
+def test_a_weight_of_1_01_solves_within_its_promise(method, shape):
+    from naive import bfs_distances
+
+    from npuzzle import solve
+
+    dist = bfs_distances(*shape)
+    for tiles in sorted(dist, key=lambda t: (-dist[t], t))[:3]:
+        board = Board(*shape, tiles)
+        s = solve(board, method=method, weight=1.01)
+        assert s.solved and dist[tiles] <= s.length <= 1.01 * dist[tiles]
+
+
+def test_the_command_line_takes_a_weight_of_1_01():
+    done = _cli("solve", "--method", "astar", "--weight", "1.01", "8 6 7/2 5 4/3 0 1")
+    assert done.returncode == 0 and "Solution: 31 moves" in done.stdout, done.stderr

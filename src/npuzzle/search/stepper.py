@@ -101,7 +101,10 @@ class Boards:
 
     def set(self, indices: np.ndarray | Sequence[int], boards: Sequence[Board]) -> None:
         """Put ``boards[k]`` in place of board ``indices[k]``."""
-        where = np.asarray(indices)
+        try:
+            where = np.asarray(indices)
+        except (ValueError, TypeError, OverflowError):  # ragged, numbers too large
+            where = np.asarray(None)
         if where.ndim != 1 or not (where.size == 0 or np.issubdtype(where.dtype, np.integer)):
             raise InvalidOptionError(f"indices: give a list of board numbers, not an array of shape {where.shape}")
         if isinstance(boards, str | bytes) or not isinstance(boards, Sequence) or len(boards) != where.size:
@@ -176,7 +179,10 @@ class Boards:
         return legal
 
     def _actions(self, actions: np.ndarray | Sequence[int] | Sequence[Sequence[int]], ndim: int) -> np.ndarray:
-        a = np.asarray(actions)
+        try:
+            a = np.asarray(actions)
+        except (ValueError, TypeError, OverflowError):  # ragged rows, numbers too large
+            a = np.asarray(None)
         if a.ndim != ndim or a.shape[0] != len(self) or not np.issubdtype(a.dtype, np.integer):
             raise InvalidOptionError(f"give {'one action' if ndim == 1 else 'a row of actions'} per board "
                                      f"({len(self)}) as whole numbers 0..3, not an array of shape {a.shape}")
