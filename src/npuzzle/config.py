@@ -64,19 +64,18 @@ def numba_cache() -> bool:
 
 
 def data_dir() -> Path:
-    explicit = os.environ.get("NPUZZLE_DATA_DIR")
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "npuzzle"
+    return _path("NPUZZLE_DATA_DIR", "XDG_CACHE_HOME", ".cache", "npuzzle")
 
 
 def stamp_key_path() -> Path:
     """``NPUZZLE_STAMP_KEY``, else the key file under ``$XDG_CONFIG_HOME`` or ``~/.config``."""
-    explicit = os.environ.get("NPUZZLE_STAMP_KEY")
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CONFIG_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".config"
-    return base / "npuzzle" / "stamp.key"
+    return _path("NPUZZLE_STAMP_KEY", "XDG_CONFIG_HOME", ".config", "npuzzle/stamp.key")
+
+
+def _path(explicit: str, xdg: str, home: str, under: str) -> Path:
+    """The path in ``$explicit``, else ``under`` in ``$xdg``, else in ``~/home``."""
+    given = os.environ.get(explicit)
+    if given:
+        return Path(given).expanduser()
+    base = os.environ.get(xdg)
+    return (Path(base).expanduser() if base else Path.home() / home) / under

@@ -52,7 +52,7 @@ the store (``config.stamp_key_path``: made on first use, readable by its owner o
 the fields themselves: whoever can write the store but not read that key cannot write a stamp
 that switches the checks off for a table they forged; a table with a stamp it cannot prove is
 verified in full. No key (one that cannot be made, or one inside the store) means no stamps:
-every load verifies. The signature costs microseconds per load.
+every load verifies. The signature costs well under a millisecond per load.
 
 Mapped once. Large data (``HUGE_PAGE_BYTES`` and up) is mapped with 2 MB pages where the
 kernel offers them for files (``madvise(MADV_HUGEPAGE)``, then the pages read in order): random
