@@ -126,6 +126,14 @@ def test_moves_out_and_table_builds_have_one_writer(tmp_path, private_store):
     finally:
         other.kill()
         other.wait()
+    table = private_store / "bfs_2x4_standard_all_v1.npt"
+    other = _holding(table)
+    try:
+        refused(table, other.pid, "stats", "bfs", "2x4", "--save")
+        assert not table.exists()
+    finally:
+        other.kill()
+        other.wait()
 
 
 @pytest.mark.parametrize("stale", ["a dead pid", "empty", "garbage"])
