@@ -194,7 +194,7 @@ def check_stepper(c: StepperCall) -> str | None:
         return None if time.perf_counter() - start < QUICK else "a refusal after the work"
     except Exception as e:  # noqa: BLE001 - any other exception is the failure this looks for
         return f"{type(e).__name__} from {c.call}"
-    for i in range(len(boards)):
+    for i in range(min(len(boards), 20)):
         b = boards.board(i)
         if sorted(b.tiles) != list(range(b.size)):
             return f"board {i} is no permutation after {c.call}"
