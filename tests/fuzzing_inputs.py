@@ -288,6 +288,8 @@ def _naive_replay(board: Board, moves: list[Any]) -> tuple[int, Board, bool]:
     for i, m in enumerate(moves):
         b = tiles.index(0)
         if isinstance(m, str):
+            if m.upper() not in ("U", "D", "L", "R"):
+                return i, Board(board.height, w, tuple(tiles)), True
             dr, dc = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}[m.upper()]
             r, c = b // w + dr, b % w + dc
             if not (0 <= r < board.height and 0 <= c < w):
