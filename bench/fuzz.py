@@ -1,9 +1,12 @@
 """Fuzz run: the position parsers, the command line and the table loader on hostile input, forged
-distance tables, interrupted output and misuse of the Python API, for longer than the test suite
-does (tests/test_fuzz.py runs the same generators and checks with a fixed seed and a small budget).
+distance tables, interrupted output, misuse of the Python API, several writers on one output
+file, the batched stepper's and the environment's arguments and proposed answers to the verifier,
+for longer than the test suite does (tests/test_fuzz.py and tests/test_fuzz_inputs.py run the same
+generators and checks with a fixed seed and a small budget).
 
     python bench/fuzz.py [--seed 1] [--parser 20000] [--cli 150] [--tables 20000] [--forged 300]
-                         [--interrupted 40] [--api 2000]
+                         [--interrupted 40] [--api 2000] [--writers 12] [--stepper 3000]
+                         [--env 300] [--verifier 3000]
 
 Prints, for each target, the number of runs and the failures by kind (with the first input of
 each kind), and exits with status 1 if anything failed. Runs in a temporary table store.
@@ -41,8 +44,19 @@ from fuzzing import (  # noqa: E402
     shape,
     shown,
 )
+from fuzzing_inputs import (  # noqa: E402
+    answer,
+    check_answer,
+    check_env,
+    check_stepper,
+    check_writers,
+    env_call,
+    stepper_call,
+    writers,
+)
 
 Failures = dict[str, tuple[int, str]]
+TARGETS = ("parser", "cli", "tables", "forged", "interrupted", "api", "writers", "stepper", "env", "verifier")
 
 
 def run(name: str, count: int, one: Callable[[random.Random], tuple[str | None, str]], seed: int) -> Failures:
@@ -73,7 +87,19 @@ def main() -> int:
     ap.add_argument("--interrupted", type=int, default=40,
                     help="--moves-out runs stopped by Ctrl-C or a file-size limit (one process each)")
     ap.add_argument("--api", type=int, default=2_000, help="calls of the Python API with a wrong argument")
+    ap.add_argument("--writers", type=int, default=12,
+                    help="groups of 2-3 processes started together on one output file")
+    ap.add_argument("--stepper", type=int, default=3_000, help="calls of the batched stepper")
+    ap.add_argument("--env", type=int, default=300, help="environments made, reset and stepped")
+    ap.add_argument("--verifier", type=int, default=3_000, help="proposed answers verified")
+    ap.add_argument("--only", help="run only these targets (comma-separated: parser, cli, tables, forged, "
+                    "interrupted, api, writers, stepper, env, verifier)")
     args = ap.parse_args()
+    if args.only:
+        keep = set(args.only.split(","))
+        for name in TARGETS:
+            if name not in keep:
+                setattr(args, name, 0)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -86,6 +112,10 @@ def main() -> int:
         failed |= run("interrupted output", args.interrupted, lambda r: _interrupted(r, tmp), args.seed)
         _outcomes(INTERRUPTED_OUTCOMES)
         failed |= run("API misuse", args.api, _api, args.seed)
+        failed |= run("writers on one output", args.writers, lambda r: _writers(r, tmp), args.seed)
+        failed |= run("stepper", args.stepper, _stepper, args.seed)
+        failed |= run("environment", args.env, _env, args.seed)
+        failed |= run("verifier", args.verifier, _verifier, args.seed)
     print(f"total: {time.perf_counter() - start:.0f} s")
     return 1 if failed else 0
 
@@ -110,6 +140,26 @@ def _interrupted(rnd: random.Random, tmp: Path) -> tuple[str | None, str]:
 def _api(rnd: random.Random) -> tuple[str | None, str]:
     m, index = misuse(rnd)
     return check_misuse(m, index), f"{m.function}({m.parameter}={shown(m.values[index])})"
+
+
+def _writers(rnd: random.Random, tmp: Path) -> tuple[str | None, str]:
+    case = writers(rnd)
+    return check_writers(case, tmp), repr(case)
+
+
+def _stepper(rnd: random.Random) -> tuple[str | None, str]:
+    c = stepper_call(rnd)
+    return check_stepper(c), repr(c)
+
+
+def _env(rnd: random.Random) -> tuple[str | None, str]:
+    c = env_call(rnd)
+    return check_env(c), repr(c)
+
+
+def _verifier(rnd: random.Random) -> tuple[str | None, str]:
+    a = answer(rnd)
+    return check_answer(a), f"{a.board!r} {str(a.moves)[:100]!r} optimum={a.optimum}"
 
 
 def _parse(rnd: random.Random, tmp: Path) -> tuple[str | None, str]:

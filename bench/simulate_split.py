@@ -112,7 +112,8 @@ def measure_overhead(tasks: int = 2000) -> float:
     """Wall seconds per trivial task through a local Dask cluster of two worker processes."""
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, worker_dashboard_address="127.0.0.1:0") as cluster, \
             Client(cluster) as client:
         client.gather(client.map(abs, range(100), pure=False))
         t = time.monotonic()

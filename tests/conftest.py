@@ -5,7 +5,8 @@ copies (``npuzzle/data``, through ``importlib.resources``) and the exact distanc
 ``tests/data/known_counts.txt``. Nothing is read at import time.
 
 Every test runs against an empty table store of its own session (``NPUZZLE_DATA_DIR`` points at
-a temporary folder), so no test reads or writes the user's ``~/.cache/npuzzle`` and results do
+a temporary folder, and ``NPUZZLE_STAMP_KEY`` at a stamp key of the session's), so no test reads
+or writes the user's ``~/.cache/npuzzle`` and results do
 not depend on which tables a developer has built. Tables a test builds there (the move
 automaton, small pattern databases) are built once per session and reused.
 """
@@ -31,6 +32,7 @@ def table_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     store = tmp_path_factory.mktemp("table-store")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("NPUZZLE_DATA_DIR", str(store))
+        mp.setenv("NPUZZLE_STAMP_KEY", str(tmp_path_factory.mktemp("config") / "stamp.key"))  # never the user's
         yield store
 
 

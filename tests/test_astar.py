@@ -267,9 +267,10 @@ def test_weighted_within_its_bound(bfs_3x3, weight):
 
 def test_bad_weights_are_rejected():
     b = Board(2, 3, (1, 2, 3, 4, 0, 5))
-    for weight in (0.5, 1.2345678, float("nan")):
+    for weight in (0.5, 1000.5, float("nan")):
         with pytest.raises(InvalidOptionError, match="weight"):
             astar(b, weight=weight)
+    assert astar(b, weight=1.2345678).length == 1  # in range: searched as the ratio just below it
 
 
 # -- limits ------------------------------------------------------------------------------------

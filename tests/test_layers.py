@@ -15,7 +15,7 @@ SRC = Path(npuzzle.__file__).parent
 #: Each module's layer (the longest matching prefix decides): a module imports only modules of
 #: its own layer or below, and never in a cycle. See docs/architecture.md.
 LAYERS = {
-    "npuzzle.errors": 0, "npuzzle.config": 0, "npuzzle.meters": 0,
+    "npuzzle.errors": 0, "npuzzle.config": 0, "npuzzle.meters": 0, "npuzzle.locks": 0,
     "npuzzle.board": 1, "npuzzle.tables": 1,
     "npuzzle.notation": 2, "npuzzle.arguments": 2, "npuzzle.geometry": 2, "npuzzle.instances": 2, "npuzzle._kernels": 2,
     "npuzzle.costs": 2,

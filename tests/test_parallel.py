@@ -158,7 +158,7 @@ def test_bench_and_sample_with_jobs(capsys):
 @contextlib.contextmanager
 def _cluster(here, table_store, workers: int = 2):
     """``dask scheduler`` and ``workers`` ``dask worker`` processes (one thread each, no nanny, so a
-    killed worker stays dead), all on 127.0.0.1 with no dashboard, the workers using the tests'
+    killed worker stays dead), all on 127.0.0.1 (the workers' HTTP servers too), the workers using the tests'
     table store: ``(address, the workers' pids, the processes)``."""
     pytest.importorskip("distributed", reason="the 'cluster' extra (dask, distributed) is not installed")
     from distributed import Client
@@ -177,7 +177,7 @@ def _cluster(here, table_store, workers: int = 2):
         for _ in range(workers):
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file),
-                 "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1", "--no-dashboard"],
+                 "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"],
                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
         address = json.loads(scheduler_file.read_text())["address"]
         assert address.startswith("tcp://127.0.0.1:")
@@ -386,3 +386,65 @@ def test_every_request_flag_of_solve_reaches_the_workers_of_a_batch(tmp_path, mo
                 got = getattr(request.limit, name) if name in limit_fields else getattr(request, name)
                 assert got == value, (method, name, got)
     _REAL_SOLVE_ONE.clear()
+
+
+def _documented_dask_commands() -> list[list[str]]:
+    """The ``dask scheduler`` and ``dask worker`` command lines of docs/howto/parallel.md."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "howto" / "parallel.md").read_text()
+    lines = [line.split("#")[0].split() for line in text.splitlines() if line.startswith("dask ")]
+    assert [line[:2] for line in lines] == [["dask", "scheduler"], ["dask", "worker"]], lines
+    return lines
+
+
+def _listening(procs: list[subprocess.Popen]) -> list[tuple[str, int, str]]:
+    """Every listening TCP address of the processes and their children: (ip, port, process name)."""
+    psutil = pytest.importorskip("psutil")
+    out = []
+    for p in procs:
+        root = psutil.Process(p.pid)
+        for proc in [root, *root.children(recursive=True)]:
+            for c in proc.net_connections(kind="inet"):
+                if c.status == psutil.CONN_LISTEN:
+                    out.append((c.laddr.ip, c.laddr.port, " ".join(proc.cmdline()[1:4])))
+    return out
+
+
+def test_the_documented_dask_commands_keep_every_port_on_localhost(tmp_path):
+    """The how-to's scheduler and worker, started as written (fixed ports made free ones, the
+    worker given the scheduler's address), listen on 127.0.0.1 only: the scheduler, its
+    dashboard, the worker, its nanny and the worker's HTTP server."""
+    pytest.importorskip("distributed", reason="the 'cluster' extra (dask, distributed) is not installed")
+    scheduler, worker = _documented_dask_commands()
+    mains = {"scheduler": "distributed.cli.dask_scheduler", "worker": "distributed.cli.dask_worker"}
+    scheduler_file = tmp_path / "scheduler.json"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+
+    def start(line: list[str], *extra: str) -> subprocess.Popen:
+        args = [a.replace(":8787", ":0") for a in line[2:]]
+        return subprocess.Popen([sys.executable, "-m", mains[line[1]], *args, *extra], env=env, cwd=tmp_path,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    procs = [start(scheduler, "--port", "0", "--scheduler-file", str(scheduler_file))]
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        address = json.loads(scheduler_file.read_text())["address"]
+        worker = [address if a.startswith("tcp://") else a for a in worker]
+        procs.append(start(worker))
+        from distributed import Client
+
+        with Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=60)
+        ports = _listening(procs)
+        assert len(ports) >= 5, ports  # scheduler, its dashboard, nanny, worker, the worker's HTTP server
+        assert all(ip == "127.0.0.1" for ip, _, _ in ports), ports
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)

@@ -506,14 +506,39 @@ def test_a_build_that_would_not_fit_on_the_disk_is_refused_before_it_starts(caps
     from collections import namedtuple
 
     usage = namedtuple("usage", "total used free")
-    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 5 * 2**20, 5 * 2**20))
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 3000, 3000))
     searched = []
     monkeypatch.setattr(pattern_db, "_search_cells", lambda *a: searched.append(1))
-    with pytest.raises(TableStoreError, match="MiB are free"):
-        pattern_db.build("4-4", 3, 3, "standard", progress=False)
+    with pytest.raises(TableStoreError, match=r"the table needs 67 KiB with its header and 2 KiB are free"):
+        pattern_db.build("4-4", 3, 3, "standard", progress=False)  # 3,024 bytes of entries
     assert searched == []
-    code, _, err = run(capsys, "stats", "bfs", "3x3", "--save")
-    assert code == 1 and "MiB are free" in err
+    code, _, err = run(capsys, "stats", "bfs", "3x3", "--save")  # 45,360 bytes
+    assert code == 1 and "the table needs 109 KiB with its header and 2 KiB are free" in err
+
+
+@pytest.mark.parametrize("nbytes, free, fits", [(787_000, 2 * 2**20, True), (787_000, 787_000, False),
+                                                (787_000, 787_000 + (64 << 10), True),  # SPARE_BYTES
+                                                (3 << 30, 3 << 30, False)])
+def test_the_free_space_check_builds_what_fits_and_says_true_sizes(store, monkeypatch, nbytes, free, fits):
+    """A 787 KB table with 2 MiB free is stored; a refusal's numbers are true: the need is rounded
+    up, what is free rounded down, so the need shown is always more than the free shown."""
+    import re
+    import shutil
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(1 << 40, (1 << 40) - free, free))
+    key = tables.TableKey("test", 2, 3, "standard", "space")
+    if fits:
+        assert tables.writable_path(key, nbytes).parent == store
+        return
+    with pytest.raises(TableStoreError) as e:
+        tables.writable_path(key, nbytes)
+    need, need_unit, have, have_unit = re.search(r"needs ([\d,.]+) (\w+) with its header and ([\d,.]+) (\w+) are",
+                                                 str(e.value)).groups()
+    scale = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
+    assert float(need.replace(",", "")) * scale[need_unit] >= nbytes + tables.SPARE_BYTES > free
+    assert float(have.replace(",", "")) * scale[have_unit] <= free
 
 
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
@@ -525,3 +550,71 @@ def test_table_files_follow_the_umask(store, umask, mode):
     finally:
         os.umask(old)
     assert path.stat().st_mode & 0o777 == mode
+
+
+# -- a stamp cannot be forged ----------------------------------------------------------------------
+
+
+def _forge_bfs24(store, true_distance: int = 23) -> tuple[str, int, dict[str, int], object]:
+    """Forge the saved 2x4 distance table as an attacker with write access to the store would: one
+    position's entry (true distance 23) shifted so that the walk goes up one move first (it then
+    reads 25 moves, "optimal"), the header's checksum recomputed, the stamp rewritten. Returns the
+    position and its true distance (by a naive breadth-first search)."""
+    import hmac
+
+    from naive import bfs_distances
+
+    from npuzzle._kernels.bfs import rank
+
+    dist = bfs_distances(2, 4)
+    tiles = next(s for s, d in sorted(dist.items()) if d == true_distance)
+    key = tables.TableKey("bfs", 2, 4, "standard")
+    table = tables.load_table(key)
+    data = table.data.copy()
+    sp = bfs.space(2, 4, 7)
+    i = int(rank(np.array(tiles, dtype=np.int64), 8, sp.fact_half, sp.popc))
+    shifted = (true_distance + 2) % 3
+    data[i >> 2] = (int(data[i >> 2]) & (0xFF ^ (3 << 2 * (i & 3)))) | (shifted << 2 * (i & 3))
+    path = tables.save_table(key, data, dict(table.meta))  # a valid checksum
+    st = path.stat()
+    fields = {"checksum": tables._read_header(path)[0]["checksum"], "dev": st.st_dev, "ino": st.st_ino,
+              "size": st.st_size, "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns}
+    return " ".join(map(str, tiles)), true_distance, fields, hmac
+
+
+@pytest.mark.parametrize("forgery", ["plain fields", "signed with a guessed key", "copied from a good table"])
+def test_a_forged_distance_table_and_stamp_are_caught(capsys, store, monkeypatch, forgery):
+    """The stamp that spares a load its checks is signed with a key outside the store: written
+    beside a forged table by someone who cannot read that key, it proves nothing, so the table is
+    verified in full, found forged, and bypassed (the solve answers the true distance)."""
+    monkeypatch.setattr(tables, "STAMP_AFTER", 0.0)
+    save_bfs24(capsys)
+    path = store / BFS24
+    stamp = path.with_name(f".{path.name}.verified")
+    tables.load_table(tables.TableKey("bfs", 2, 4, "standard"))  # verified in full, then stamped
+    assert stamp.is_file()
+    good_stamp = stamp.read_text()
+    position, distance, fields, hmac = _forge_bfs24(store)
+    if forgery == "plain fields":  # the stat fields, as an unsigned stamp held them
+        stamp.write_text(json.dumps(fields))
+    elif forgery == "signed with a guessed key":
+        text = json.dumps({"name": path.name, **fields}, sort_keys=True).encode()
+        stamp.write_text(json.dumps({"stamp_version": 2,
+                                     "hmac-sha256": hmac.new(b"\0" * 32, text, "sha256").hexdigest()}))
+    else:
+        stamp.write_text(good_stamp)
+    _forget()
+    code, out, err = run(capsys, "solve", "--shape", "2x4", position)
+    assert code == 0 and f"Solution: {distance} moves" in out, out
+    assert "bfs-table" not in out
+    assert len(warnings_in(err)) == 1 and "not the distances a breadth-first search finds" in err
+
+
+def test_no_stamp_without_a_key_outside_the_store(store, monkeypatch):
+    """A key inside the store (readable by whoever writes the store) signs nothing: every load
+    verifies."""
+    monkeypatch.setattr(tables, "STAMP_AFTER", 0.0)
+    monkeypatch.setenv("NPUZZLE_STAMP_KEY", str(store / "stamp.key"))
+    path = tables.save_table(KEY, np.arange(1000, dtype=np.uint16))
+    tables.load_table(KEY)
+    assert not path.with_name(f".{path.name}.verified").exists()

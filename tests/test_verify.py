@@ -104,17 +104,17 @@ def test_bad_moves_are_refused():
 def test_command_line(capsys):
     assert main(["verify", "1 2 3/4 5 6/0 7 8", "LL"]) == 0
     assert "Solved: 2 moves" in capsys.readouterr().out
-    assert main(["verify", "1 2 3/4 5 6/0 7 8", "L", "R", "R", "--json"]) == 5  # not solved
+    assert main(["verify", "1 2 3/4 5 6/0 7 8", "L", "R", "R", "--json"]) == 6  # not solved
     rec = record(capsys.readouterr().out)
     assert rec["status"] == "illegal" and rec["illegal_index"] == 2 and rec["illegal_move"] == "R"
-    assert main(["verify", "1 2 3/4 5 6/0 7 8", "7", "--json"]) == 5
+    assert main(["verify", "1 2 3/4 5 6/0 7 8", "7", "--json"]) == 6
     rec = record(capsys.readouterr().out)
     assert rec["status"] == "not-solved" and rec["reached_position"] == "1 2 3/4 5 6/7 0 8" and rec["optimum"] == 2
     assert main(["verify", "1 2 3/4 5 6/0 7 8", "Q"]) == 1  # bad input
     assert "bad move" in capsys.readouterr().err
     assert main(["verify", "1 2 3/4 5 6/7 8 8", "L"]) == 1
     assert "duplicate tile 8" in capsys.readouterr().err
-    assert main(["verify", "2 1 3/4 5 6/7 8 0", "--json"]) == 5
+    assert main(["verify", "2 1 3/4 5 6/7 8 0", "--json"]) == 6
     rec = record(capsys.readouterr().out)
     assert rec["status"] == "not-solved" and "optimum" not in rec and rec["solvable"] is False
 
@@ -158,7 +158,7 @@ def test_jsonl_gives_one_scored_verdict_a_line(tmp_path, capsys):
         {"position": "1 2 3/4 0 5", "answer": list("LRL"), "optimum": 1},
         {"position": "1 0 2 3", "answer": "R", "goal": "blank-first", "shape": "2x2"},
     ]
-    assert main(["verify", "--jsonl", _answers(tmp_path / "in.jsonl", lines)]) == 5
+    assert main(["verify", "--jsonl", _answers(tmp_path / "in.jsonl", lines)]) == 6
     out = [record(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["line"] for r in out] == list(range(1, 10)) and [r.get("id") for r in out[:3]] == ["a", "2", None]
     assert [r["status"] for r in out] == ["solved", "solved", "not-solved", "illegal", "illegal", "malformed",
@@ -207,7 +207,7 @@ def test_jsonl_exit_statuses_and_standard_input(tmp_path, monkeypatch, capsys):
     out = [record(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r["file"], r["line"], r["score"]) for r in out] == [("<stdin>", 1, 1.0), ("<stdin>", 2, 1.0)]
     monkeypatch.setattr("sys.stdin", io.StringIO(solved + '{"position": "1 2 3/4 5 6/0 7 8", "answer": "L"}\n'))
-    assert main(["verify", "--jsonl", "-"]) == 5
+    assert main(["verify", "--jsonl", "-"]) == 6
     capsys.readouterr()
     assert main(["verify", "--jsonl", str(tmp_path / "missing.jsonl")]) == 1
     assert "no such file" in capsys.readouterr().err

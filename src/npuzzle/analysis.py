@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 
 from .board import Board, Direction, Goal, Replay, check_goal
 from .errors import IllegalMoveError, InvalidOptionError, SearchStopped, quote_input
-from .notation import check_convention, parse_moves
+from .notation import check_convention, check_move_count, parse_moves
 from .search.limits import TIMEOUT, Clock, Limit, Solution
 from .search.oracle import EXACT_CELLS, MADE_TABLE_CELLS, Oracle
 
@@ -245,16 +245,22 @@ def _mistake(oracle: Oracle, positions: list[Board], tiles: Sequence[int], k: in
     return Mistake(k, board.letters([tile]), tile, distances[k], distances[k + 1], better)
 
 
+#: The most moves of a solve analysed (each one's distance is found: about 9 s on 3x3 for these).
+MAX_MOVES = 1_000_000
+
+
 def moves_of(board: Board, moves: str | Sequence[int | Direction | str], convention: str) -> tuple[int, ...]:
     """The moves as the tiles pushed from ``board`` (a move string read with
     ``notation.parse_moves``, letters in ``convention``, or a sequence of tiles or letters);
     ``IllegalMoveError`` names the first illegal one, 1-based, and its letter or tile."""
+    check_move_count(moves, MAX_MOVES)
     if isinstance(moves, str):
         given: Sequence[int | Direction | str] = parse_moves(moves, board, convention=convention)
     elif isinstance(moves, Sequence) and not isinstance(moves, bytes | bytearray):
         given = [_letter(m, convention) for m in moves]
     else:
         raise IllegalMoveError(f"moves={quote_input(moves)}: give a move string or a list of tiles or letters")
+    check_move_count(given, MAX_MOVES)
     out = []
     replay = Replay(board)
     for step, m in enumerate(given, 1):

@@ -36,23 +36,28 @@ MAX_BUDGET = 3600.0
 
 
 #: Largest denominator of a weight (weights are exact ratios, so f = num * g + den * h is exact).
-MAX_WEIGHT_DENOMINATOR = 20
+MAX_WEIGHT_DENOMINATOR = 100
+#: Largest numerator of a weight (the open list's priorities grow with it): 20 times ``MAX_WEIGHT``.
+MAX_WEIGHT_NUMERATOR = 20 * MAX_WEIGHT
 
 
 def exact_weight(weight: float) -> Fraction:
-    """``weight`` as a ratio num/den with den <= 20; ``ValueError`` if below 1 or not such a ratio.
+    """``weight`` as the ratio num/den the searches use: the weight itself when it is a ratio
+    with den <= 100 (1.01, 1.5, 2.25) and num <= 20,000, else the largest such ratio below it
+    (1.001 is searched as 1, 1.014 as 73/72), which keeps the promise (at most ``weight`` times
+    the optimum); ``ValueError`` if ``weight`` is not a number from 1 to ``MAX_WEIGHT``.
 
-    >>> exact_weight(1.5)
-    Fraction(3, 2)
+    >>> exact_weight(1.5), exact_weight(1.01), exact_weight(1.014), exact_weight(999.99)
+    (Fraction(3, 2), Fraction(101, 100), Fraction(73, 72), Fraction(19999, 20))
     """
-    if not isinstance(weight, (int, float)) or not 1 <= weight <= MAX_WEIGHT:
+    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not 1 <= weight <= MAX_WEIGHT:
         raise ValueError(f"the weight must be a number from 1 to {MAX_WEIGHT}, not {weight!r}")
-    frac = Fraction(weight).limit_denominator(MAX_WEIGHT_DENOMINATOR)
-    if abs(float(frac) - weight) > 1e-9 * weight:
-        raise ValueError(
-            f"the weight {weight!r} is not a ratio of small whole numbers; use e.g. 1.5, 1.25 or 2"
-        )
-    return frac
+    most = min(MAX_WEIGHT_DENOMINATOR, MAX_WEIGHT_NUMERATOR // math.ceil(weight))
+    frac = Fraction(weight).limit_denominator(most)
+    if abs(float(frac) - weight) <= 1e-9 * weight:
+        return frac  # the ratio meant (1.15 is a hair below 23/20 as a float)
+    given = Fraction(weight)
+    return max(Fraction(math.floor(given * q), q) for q in range(1, most + 1))
 
 
 def _named(name: str, value: object) -> str:

@@ -13,7 +13,7 @@ Dask is optional: ``pip install 'npuzzle[cluster]'``. To start a cluster on this
 secure it with Dask's TLS, see docs/howto/parallel.md)::
 
     dask scheduler --host 127.0.0.1 --dashboard-address 127.0.0.1:8787
-    dask worker tcp://127.0.0.1:8786 --host 127.0.0.1 --nthreads 1 --no-dashboard   # once per core
+    dask worker tcp://127.0.0.1:8786 --host 127.0.0.1 --nthreads 1 --dashboard-address 127.0.0.1:0   # once per core
 
 then ``npuzzle solve --file F --scheduler tcp://127.0.0.1:8786``. A scheduler lost midway ends
 the run with a ``ClusterLostError`` saying how much was done. Workers run npuzzle from their own

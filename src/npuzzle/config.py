@@ -3,6 +3,10 @@
 ``NPUZZLE_NUMBA_CACHE``  ``0`` turns off numba's on-disk cache of compiled kernels (default on).
 ``NPUZZLE_DATA_DIR``     where tables are stored; else ``$XDG_CACHE_HOME/npuzzle``, else
                          ``~/.cache/npuzzle``.
+``NPUZZLE_STAMP_KEY``    the file of the secret key that signs the table store's verification
+                         stamps; else ``$XDG_CONFIG_HOME/npuzzle/stamp.key``, else
+                         ``~/.config/npuzzle/stamp.key`` (made on first use, readable by its owner
+                         only; it must lie outside the table store).
 ``NPUZZLE_STATUS_AFTER`` seconds a search runs before its live status line shows on a terminal
                          (default 1; the tests set 0).
 
@@ -60,9 +64,18 @@ def numba_cache() -> bool:
 
 
 def data_dir() -> Path:
-    explicit = os.environ.get("NPUZZLE_DATA_DIR")
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "npuzzle"
+    return _path("NPUZZLE_DATA_DIR", "XDG_CACHE_HOME", ".cache", "npuzzle")
+
+
+def stamp_key_path() -> Path:
+    """``NPUZZLE_STAMP_KEY``, else the key file under ``$XDG_CONFIG_HOME`` or ``~/.config``."""
+    return _path("NPUZZLE_STAMP_KEY", "XDG_CONFIG_HOME", ".config", "npuzzle/stamp.key")
+
+
+def _path(explicit: str, xdg: str, home: str, under: str) -> Path:
+    """The path in ``$explicit``, else ``under`` in ``$xdg``, else in ``~/home``."""
+    given = os.environ.get(explicit)
+    if given:
+        return Path(given).expanduser()
+    base = os.environ.get(xdg)
+    return (Path(base).expanduser() if base else Path.home() / home) / under

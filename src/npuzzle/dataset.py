@@ -11,7 +11,8 @@ count) appends exactly the rows a single run would have written.
 Rows go to ``FILE.part`` (JSON lines, flushed after each batch) while a run works; the output
 ``FILE`` appears only when the run is complete, by an atomic rename (``.jsonl``) or a Parquet file
 written beside it and renamed. A rerun reads ``FILE.part`` (up to its last complete line) or
-``FILE`` and carries on from there.
+``FILE`` and carries on from there. One run writes a file at a time: a second run given the
+same file while one works is refused at once, naming the other's pid (``locks``).
 
 >>> spec = check_spec(Spec(2, 3, seed=1))
 >>> rows = chunk_positions(spec, 0)
@@ -33,8 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
+from . import locks
 from .board import Board, Goal, check_goal
 from .errors import InvalidOptionError, NPuzzleError
+from .instances import check_walk
 from .meters import progress as meter
 from .present import SCHEMA_VERSION
 from .present.common import write_error_text
@@ -46,8 +49,6 @@ from .search.stepper import Boards, check_stepper_shape
 CHUNK = 1024
 #: The output formats, by the file name's ending.
 FORMATS = (".jsonl", ".parquet")
-#: The longest random walk asked for.
-MAX_WALK = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,8 @@ def check_spec(spec: Spec) -> Spec:
     check_goal(spec.goal)
     if not isinstance(spec.seed, int) or not 0 <= spec.seed < 1 << 63:
         raise InvalidOptionError(f"seed={spec.seed!r}: give a whole number from 0 to 2**63-1")
-    if spec.walk is not None and not (isinstance(spec.walk, int) and 0 <= spec.walk <= MAX_WALK):
-        raise InvalidOptionError(f"walk={spec.walk!r}: give a number of moves from 0 to {MAX_WALK:,}")
+    if spec.walk is not None:
+        check_walk(spec.walk)
     return spec
 
 
@@ -327,6 +328,11 @@ def write(spec: Spec, count: int, path: str | Path, *, jobs: int = 1, progress: 
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_ROWS:
         raise InvalidOptionError(f"{count!r} positions: a data set holds from 1 to {MAX_ROWS:,}")
     out = check_output(path)
+    with locks.held(out):  # one writer: a second run on the same file is refused at once
+        return _write(spec, count, out, jobs, progress)
+
+
+def _write(spec: Spec, count: int, out: Path, jobs: int, progress: bool) -> Summary:
     clock = (time.monotonic(), _cpu())
     lines = existing_rows(out, spec)
     if len(lines) > count:

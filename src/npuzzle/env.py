@@ -47,6 +47,7 @@ from .arguments import shape_of
 from .board import Board, Goal, check_goal
 from .dataset import Spec, draw_positions
 from .errors import InvalidBoardError, InvalidOptionError, quote_input
+from .instances import MAX_WALK
 from .notation import parse_position
 from .search.oracle import EXACT_CELLS, Oracle
 from .search.stepper import ACTIONS, Boards
@@ -124,7 +125,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
                                         "environment")
             board.require_solvable(self.goal)
             return board
-        scramble = _check_scramble(options["walk"]) if "walk" in options else self.scramble
+        scramble = _check_scramble(options["walk"], "walk") if "walk" in options else self.scramble
         spec = Spec(self.height, self.width, 0, None if isinstance(scramble, str) else scramble, self.goal)
         return Board(self.height, self.width, tuple(draw_positions(self.np_random, 1, spec)[0].tolist()))
 
@@ -148,12 +149,13 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         return info
 
 
-def _check_scramble(scramble: object) -> str | int:
-    if scramble == "uniform":
+def _check_scramble(scramble: object, name: str = "scramble") -> str | int:
+    if isinstance(scramble, str) and scramble == "uniform":
         return "uniform"
-    if isinstance(scramble, int) and not isinstance(scramble, bool) and scramble >= 0:
+    if isinstance(scramble, int) and not isinstance(scramble, bool) and 0 <= scramble <= MAX_WALK:
         return scramble
-    raise InvalidOptionError(f"scramble={quote_input(scramble)}: give 'uniform' or a walk's number of moves")
+    raise InvalidOptionError(f"{name}={quote_input(scramble)}: give 'uniform' or a walk's number of moves "
+                             f"(0 to {MAX_WALK:,})")
 
 
 def _check_reward(reward: object, cells: int) -> str:

@@ -158,6 +158,21 @@ class ClusterLostError(NPuzzleError):
     """
 
 
+class OutputBusyError(NPuzzleError):
+    """Another process is writing the output file asked for (its lock file ``FILE.lock`` is
+    held): ``pid`` is that process's id (None if it could not be read). The command line exits
+    with status 5.
+
+    >>> print(OutputBusyError("runs.csv", 4242))
+    runs.csv is being written by another process (pid 4242): wait for it to end, or write elsewhere
+    """
+
+    def __init__(self, path: str, pid: int | None) -> None:
+        who = f"another process (pid {pid})" if pid is not None else "another process"
+        super().__init__(f"{path} is being written by {who}: wait for it to end, or write elsewhere")
+        self.path, self.pid = path, pid
+
+
 class InternalError(Exception):
     """npuzzle itself went wrong: a bug, never a mistake of the caller (for example a solver's
     answer that fails its replay, ``search.limits.VerificationError``). Not an ``NPuzzleError``:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import locks
 from .board import Board, Goal, check_goal
 from .errors import InvalidOptionError, NPuzzleError, quote_input
 from .search.limits import INTERRUPTED, Limit, ProgressCallback, Solution
@@ -546,7 +547,9 @@ FORMATS = (".csv", ".jsonl")
 class Results:
     """A grid's output file (``.csv`` or ``.jsonl``): the rows already in it, read back (a partial
     last line, from a run interrupted while writing it, is cut off), and each new row appended and
-    flushed at once."""
+    flushed at once. One writer per file: the file is claimed (``locks``) when first read or
+    written, so a second grid on it is refused at once with this one's pid, and let go by
+    ``close`` (``run`` closes it when it ends)."""
 
     def __init__(self, path: str) -> None:
         self.path = Path(path)
@@ -556,11 +559,24 @@ class Results:
                                      "(its format)")
         self.discarded = 0  # characters of a partial last line cut off
         self._rows: list[dict[str, Any]] | None = None
+        self._claim: locks.Claim | None = None
+
+    def claim(self) -> None:
+        """Become the file's one writer (``OutputBusyError`` if another process is)."""
+        if self._claim is None:
+            self._claim = locks.claim(self.path)
+
+    def close(self) -> None:
+        """Let the file go (another run may then write it)."""
+        if self._claim is not None:
+            self._claim.release()
+            self._claim = None
 
     def read(self) -> list[dict[str, Any]]:
         """The rows in the file when it was first read (none if there was no file), each typed as
         ``COLUMNS``; a partial last line is cut off the file then."""
         if self._rows is None:
+            self.claim()
             self._rows = self._read()
         return self._rows
 
@@ -585,6 +601,7 @@ class Results:
     def append(self, values: dict[str, Any]) -> None:
         from .present import grid as present
 
+        self.claim()
         new = not self.path.exists() or self.path.stat().st_size == 0
         if self.format == ".csv":
             text = (present.csv_header(COLUMNS) if new else "") + present.csv_line(values, COLUMNS)
@@ -626,13 +643,17 @@ def run(runs: Sequence[Planned], *, results: Results | None = None, timeout: flo
     keys = [key({"set": p.item.set, "goal": p.item.goal, "instance": p.item.number, **p.combo}) for p in runs]
     pending = [p for p, k in zip(runs, keys, strict=True) if k not in done]
     new = 0
-    for values in solve_runs(pending, timeout=timeout, executor=executor, on_progress=on_progress):
+    try:
+        for values in solve_runs(pending, timeout=timeout, executor=executor, on_progress=on_progress):
+            if results is not None:
+                results.append(values)
+            done[key(values)] = values
+            new += 1
+            if on_row is not None:
+                on_row(values)
+    finally:
         if results is not None:
-            results.append(values)
-        done[key(values)] = values
-        new += 1
-        if on_row is not None:
-            on_row(values)
+            results.close()
     return Grid([done[k] for k in keys], len(runs) - len(pending), new)
 
 

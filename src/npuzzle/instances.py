@@ -24,12 +24,34 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, Goal, check_goal, check_shape, goal_tiles
-from .errors import InvalidOptionError
+from .errors import InvalidOptionError, quote_input
 
 if TYPE_CHECKING:
     import numpy as np
 
 BENCHMARK_SETS: tuple[str, ...] = ("korf100", "korf50")
+#: The longest random walk any front end or function accepts (the stepper's, the environment's,
+#: a data set's, ``scramble``'s), checked before a move is made.
+MAX_WALK = 1_000_000
+#: The most work one ``scramble`` call takes on, in moves of its walks or tiles of its boards
+#: (about 20 CPU seconds: this walk is plain Python).
+MAX_SCRAMBLE_WORK = 20_000_000
+
+
+def check_walk(walk: object, name: str = "walk") -> int:
+    """``walk`` if it is a whole number of moves from 0 to ``MAX_WALK``, else ``InvalidOptionError``
+    naming ``name``.
+
+    >>> check_walk(10 ** 10)
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.InvalidOptionError: walk=10000000000: give a number of moves from 0 to 1,000,000
+    """
+    if isinstance(walk, int) and not isinstance(walk, bool) and 0 <= walk <= MAX_WALK:
+        return walk
+    raise InvalidOptionError(f"{name}={quote_input(walk)}: give a number of moves from 0 to {MAX_WALK:,}")
+
+
 _FILES = {"korf100": ("korf100.tsv", 4), "korf50": ("korf50_24.tsv", 5)}
 
 
@@ -103,8 +125,7 @@ def random_walk(height: int, width: int, steps: int, seed: Any = None, goal: Goa
     """The goal scrambled by ``steps`` random moves of the blank, never undoing the last one."""
     check_shape(height, width)
     check_goal(goal)
-    if not isinstance(steps, int) or steps < 0:
-        raise InvalidOptionError(f"the number of steps must be a whole number >= 0, not {steps!r}")
+    check_walk(steps, "steps")
     rng = random.Random(seed)
     tiles = list(goal_tiles(height * width, goal))
     blank = tiles.index(0)
@@ -142,6 +163,18 @@ def scramble(
     >>> [b.manhattan() for b in scramble(3, 3, 3, walk=1, seed=2)]
     [1, 1, 1]
     """
+    check_shape(height, width)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise InvalidOptionError(f"count={quote_input(count)}: give a number of positions, at least 1")
+    if walk is not None:
+        check_walk(walk)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 63):
+        raise InvalidOptionError(f"seed={quote_input(seed)}: give a whole number from 0 to 2**63-1")
+    work = count * max(walk or 0, height * width)
+    if work > MAX_SCRAMBLE_WORK:
+        raise InvalidOptionError(f"{count:,} positions of {max(walk or 0, height * width):,} "
+                                 f"{'moves' if (walk or 0) > height * width else 'tiles'} are too many at once: "
+                                 f"at most {MAX_SCRAMBLE_WORK:,} in all")
     if worst:
         if height != width:
             raise InvalidOptionError("worst=True is defined for square boards (Parberry's Theorem 2)")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
@@ -473,6 +473,27 @@ CONVENTIONS: tuple[str, ...] = ("tile", "blank")
 MAX_MOVES = 100_000
 _COUNTED = re.compile(r"(?:[UDLRudlr][0-9]*)+")
 _RUN = re.compile(r"([UDLRudlr])([0-9]*)")
+
+
+def check_move_count(moves: object, most: int) -> None:
+    """``IllegalMoveError`` before any work if ``moves`` holds more than ``most`` moves: a
+    sequence by its length, a move string by its length in characters (at most ``8 * most``:
+    a move takes a character or more, tile numbers and separators up to about 8; repeat counts
+    are bounded by ``MAX_MOVES``), so reading it stays cheap, and the moves read by their number.
+
+    >>> check_move_count("L" * 11, 10)
+    Traceback (most recent call last):
+    ...
+    npuzzle.errors.IllegalMoveError: too many moves: 11 given, at most 10
+    """
+    if isinstance(moves, str):
+        if len(moves) > 8 * most:
+            raise IllegalMoveError(f"too many moves: a move string of {len(moves):,} characters, at most "
+                                   f"{8 * most:,} for {most:,} moves")
+        if len(moves) > most and moves.isalpha():
+            raise IllegalMoveError(f"too many moves: {len(moves):,} given, at most {most:,}")
+    elif isinstance(moves, Sized) and len(moves) > most:
+        raise IllegalMoveError(f"too many moves: {len(moves):,} given, at most {most:,}")
 
 
 def check_convention(convention: str) -> str:

@@ -47,6 +47,13 @@ the inode, so a table changed in any way after its stamp is verified again befor
 A stamp is only left for a file last changed more than ``STAMP_AFTER`` seconds earlier, so a
 write within the file system's timestamp granularity cannot go unseen.
 
+Signed stamps. The stamp holds an HMAC-SHA256 of those fields, under a secret key kept outside
+the store (``config.stamp_key_path``: made on first use, readable by its owner only), never
+the fields themselves: whoever can write the store but not read that key cannot write a stamp
+that switches the checks off for a table they forged; a table with a stamp it cannot prove is
+verified in full. No key (one that cannot be made, or one inside the store) means no stamps:
+every load verifies. The signature costs well under a millisecond per load.
+
 Mapped once. Large data (``HUGE_PAGE_BYTES`` and up) is mapped with 2 MB pages where the
 kernel offers them for files (``madvise(MADV_HUGEPAGE)``, then the pages read in order): random
 lookups then rarely miss the TLB, and the one copy in the page cache is shared by every process
@@ -65,7 +72,9 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import errno
+import functools
 import hashlib
+import hmac
 import json
 import math
 import mmap
@@ -85,7 +94,7 @@ from typing import Any
 
 import numpy as np
 
-from . import config
+from . import config, locks
 from .errors import MissingTableError, TableBuildStopped, TableFormatError, TableStoreError, TableWarning, quote_input
 
 FORMAT_VERSION = 1
@@ -253,15 +262,31 @@ def writable_path(key: TableKey, nbytes: int = 0) -> Path:
     for leftover in leftovers(f".{key.filename}."):
         leftover.unlink(missing_ok=True)
     free = shutil.disk_usage(root).free
-    if nbytes and free < nbytes + _SPARE_BYTES:
-        raise TableStoreError(f"cannot store tables in {root}: the table needs {nbytes / 2**20:,.0f} MiB and "
-                              f"{free / 2**20:,.0f} MiB are free; free some space or set NPUZZLE_DATA_DIR "
-                              "to a folder on another disk")
+    if nbytes and free < nbytes + SPARE_BYTES:
+        raise TableStoreError(f"cannot store tables in {root}: the table needs {_bytes_text(nbytes + SPARE_BYTES)} "
+                              f"with its header and {_bytes_text(free, up=False)} are free; free some space or "
+                              "set NPUZZLE_DATA_DIR to a folder on another disk")
     return path
 
 
-#: Free space kept beside a table written (the header, the stamp, the file system's own needs).
-_SPARE_BYTES = 16 << 20
+#: Free space asked for beside a table's data (its header, its lock and stamp files).
+SPARE_BYTES = 64 << 10
+
+
+def _bytes_text(n: int, up: bool = True) -> str:
+    """``n`` bytes in KiB, MiB or GiB, rounded up (a need) or down (what is free), so that a
+    refusal's two numbers never say that what is needed is there.
+
+    >>> _bytes_text(787_000 + SPARE_BYTES), _bytes_text(2 * 2**20 - 1, up=False), _bytes_text(5 << 30)
+    ('833 KiB', '2,047 KiB', '5.0 GiB')
+    """
+    for unit, scale in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 4 << scale or unit == "KiB":
+            digits = 1 if unit == "GiB" else 0
+            step = 10**digits
+            value = (-(-n * step // (1 << scale)) if up else n * step // (1 << scale)) / step
+            return f"{value:,.{digits}f} {unit}"
+    raise AssertionError("unreachable")
 #: A temporary file of the store untouched for this long is the leftover of a write that was
 #: interrupted (a write updates it every few megabytes).
 LEFTOVER_SECONDS = 600.0
@@ -489,6 +514,17 @@ def load_table(key: TableKey, *, build_command: str | None = None, verify: bool 
     return table
 
 
+@contextmanager
+def building(key: TableKey, *, wait: bool = False) -> Iterator[None]:
+    """Be the one process building the table of ``key`` for the length of a block (its lock
+    file ``NAME.lock`` beside the table): ``OutputBusyError`` naming the builder's pid if another
+    process builds it, unless ``wait``, which waits for that one to finish (then see whether it
+    left the table). A builder that died leaves its lock to the next one."""
+    path = writable_path(key)
+    with locks.held(path, wait=wait):
+        yield
+
+
 def vouch(key: TableKey) -> None:
     """Leave the verification stamp of a table this process has just written from its own
     search, so that the first load skips its kind's check (a costly one re-does the search):
@@ -532,25 +568,77 @@ def _stamp_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.verified")
 
 
-def _fingerprint(st: os.stat_result, digest: object) -> dict[str, Any]:
-    return {"checksum": digest, "dev": st.st_dev, "ino": st.st_ino, "size": st.st_size,
-            "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns}
+def _fingerprint(path: Path, st: os.stat_result, digest: object) -> dict[str, Any] | None:
+    """The stamp of the file as it is (``st``) with checksum ``digest``: the signature of its
+    name, checksum, inode, size and times under the stamp key; None without a key."""
+    key = _stamp_key()
+    if key is None or not isinstance(digest, str):
+        return None
+    fields = json.dumps({"name": path.name, "checksum": digest, "dev": st.st_dev, "ino": st.st_ino,
+                         "size": st.st_size, "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns},
+                        sort_keys=True).encode()
+    return {"stamp_version": 2, "hmac-sha256": hmac.new(key, fields, "sha256").hexdigest()}
 
 
 def _stamped(path: Path, st: os.stat_result, digest: object) -> bool:
-    """Whether the file, as it was when mapped, was verified before and not changed since."""
+    """Whether the file, as it was when mapped, was verified before and not changed since (its
+    stamp signed by this user's key)."""
     try:
         with open(_stamp_path(path), "rb") as f:
             stamp = json.loads(f.read(4096))
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return False
-    return isinstance(digest, str) and stamp == _fingerprint(st, digest)
+    expected = _fingerprint(path, st, digest)
+    if expected is None or not isinstance(stamp, dict) or not isinstance(stamp.get("hmac-sha256"), str):
+        return False
+    return hmac.compare_digest(stamp["hmac-sha256"], expected["hmac-sha256"])
+
+
+#: The length in bytes of the stamp key.
+STAMP_KEY_BYTES = 32
+
+
+@functools.lru_cache(maxsize=4)
+def _key_at(path: Path, store: Path) -> bytes | None:
+    try:
+        if path.resolve().is_relative_to(store.resolve()):
+            return None  # a key the store's writers can read signs nothing
+    except OSError:
+        return None
+    try:
+        with open(path, "rb") as f:
+            key = f.read(STAMP_KEY_BYTES + 1)
+        return key if len(key) == STAMP_KEY_BYTES else None
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it just now
+        _key_at.cache_clear()
+        return _key_at(path, store) if path.stat().st_size == STAMP_KEY_BYTES else None
+    except OSError:
+        return None
+    key = os.urandom(STAMP_KEY_BYTES)
+    with os.fdopen(fd, "wb") as f:
+        f.write(key)
+    return key
+
+
+def _stamp_key() -> bytes | None:
+    """The secret key that signs stamps (made on first use), or None where there can be none."""
+    return _key_at(config.stamp_key_path(), config.data_dir())
 
 
 def _stamp(path: Path, st: os.stat_result, digest: str) -> None:
     """Leave the verification stamp of a file just verified (best effort: a read-only store
     only means verifying again next time)."""
     if time.time() - st.st_ctime < STAMP_AFTER:
+        return
+    stamp = _fingerprint(path, st, digest)
+    if stamp is None:
         return
     target = _stamp_path(path)
     try:
@@ -559,7 +647,7 @@ def _stamp(path: Path, st: os.stat_result, digest: str) -> None:
         return
     try:
         with os.fdopen(fd, "w") as f:
-            json.dump(_fingerprint(st, digest), f)
+            json.dump(stamp, f)
         os.chmod(tmp, _FILE_MODE & ~_umask())
         os.replace(tmp, target)
     except OSError:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from .board import Board, Direction, Goal, Replay, check_goal
 from .errors import IllegalMoveError, InvalidTypeError, quote_input
-from .notation import parse_moves
+from .notation import check_move_count, parse_moves
 
 SOLVED, ILLEGAL, NOT_SOLVED = "solved", "illegal", "not-solved"
 #: The status of an answer whose text is no moves (``verify_answer``).
@@ -73,11 +73,16 @@ class Verdict:
         return None if self.optimum is None or not self.solved else self.played - self.optimum
 
 
+#: The most moves a proposed answer may hold (a real-time answer on the largest boards fits).
+MAX_MOVES = 10_000_000
+
+
 def verify_moves(board: Board, moves: str | Sequence[Move], goal: Goal = "standard", *,
                  optimum: bool = True) -> Verdict:
     """Replay ``moves`` (text in any notation ``notation.parse_moves`` reads, or tile numbers,
     letters and ``Direction`` values) from ``board``; see ``Verdict``."""
     check_goal(goal)
+    check_move_count(moves, MAX_MOVES)
     given = _moves(moves, board)
     replay, illegal, reason = Replay(board), None, ""  # in place: time linear in moves plus cells
     for i, m in enumerate(given):

@@ -34,10 +34,11 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import ClusterLostError, InternalError, NPuzzleError
+from ..errors import ClusterLostError, InternalError, NPuzzleError, OutputBusyError
 from ..meters import reporting
 from ..present import common as present_common
 from ._options import (
+    EXIT_BUSY,
     EXIT_CLUSTER,
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -110,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ClusterLostError as e:
         print(f"npuzzle {args.command}: {flags_text(str(e), parser)}", file=sys.stderr)
         return EXIT_CLUSTER
+    except OutputBusyError as e:
+        print(f"npuzzle {args.command}: {e}", file=sys.stderr)
+        return EXIT_BUSY
     except NPuzzleError as e:
         print(f"npuzzle {args.command}: {flags_text(str(e), parser)}", file=sys.stderr)
         return EXIT_INPUT

@@ -42,9 +42,11 @@ from ..search import METHODS, PRUNING
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: The Dask cluster stopped answering midway (the answers received are printed first).
 EXIT_CLUSTER = 4
+#: Another process is writing the output file asked for (``FILE.lock`` held; its pid is named).
+EXIT_BUSY = 5
 #: ``npuzzle verify``: the answer does not solve the position (an illegal move, the goal not
 #: reached, text that is no moves in ``--jsonl``); bad input stays ``EXIT_INPUT``.
-EXIT_NOT_SOLVED = 5
+EXIT_NOT_SOLVED = 6
 #: An internal error (a bug: an answer that failed its replay), as sysexits.h's EX_SOFTWARE.
 EXIT_INTERNAL = 70
 

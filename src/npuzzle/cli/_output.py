@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, BinaryIO
 
-from .. import config
+from .. import config, locks
 from ..errors import NPuzzleError
 from ..present import common as present_common
 
@@ -56,6 +56,11 @@ def writing(path: str) -> Iterator[BinaryIO]:
         except OSError as e:
             raise NPuzzleError(present_common.write_error_text(e, path)) from None
         return
+    with locks.held(path):  # one writer per file: another process writing it is named, nothing written
+        yield from _replacing(path, target, st)
+
+
+def _replacing(path: str, target: str, st: os.stat_result | None) -> Iterator[BinaryIO]:
     folder, name = os.path.split(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")

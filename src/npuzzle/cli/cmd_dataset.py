@@ -61,8 +61,8 @@ def add(sub: Subparsers) -> None:
 
 
 def walk_arg(text: str) -> int:
-    """A random walk's length: 0..``dataset.MAX_WALK`` moves."""
-    from ..dataset import MAX_WALK
+    """A random walk's length: 0..``instances.MAX_WALK`` moves."""
+    from ..instances import MAX_WALK
 
     return _whole(text, 0, MAX_WALK, "a walk's length")
 

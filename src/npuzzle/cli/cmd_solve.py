@@ -17,6 +17,7 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
+from .. import locks
 from ..costs import COSTS
 from ..errors import NPuzzleError
 from ..present import batch as present_batch
@@ -185,6 +186,14 @@ def add(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.moves_out in (None, "-"):
+        return _run(args)
+    check_writable(args.moves_out)
+    with locks.held(args.moves_out):  # its one writer from the start: a second run is refused at once
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     streaming = args.count_only or args.moves_out is not None
     if streaming and args.method not in ("auto", "realtime"):
         raise NPuzzleError("--count-only and --moves-out go with --method realtime")

@@ -46,7 +46,7 @@ def add(sub: Subparsers) -> None:
         "               moves more than optimal\n"
         "  illegal      the first move that cannot be made and its index (counted from 0)\n"
         "  not solved   every move made, and the position reached\n\n"
-        "Exit status 0 if the moves solve the position (with --jsonl: every line's), 5 if they\n"
+        "Exit status 0 if the moves solve the position (with --jsonl: every line's), 6 if they\n"
         "do not (an illegal move, the goal not reached, an answer that is no moves), 1 for bad\n"
         "input (a position or moves that cannot be read; with --jsonl, a line that is no JSON\n"
         "object of a position and an answer), 2 for usage errors.",

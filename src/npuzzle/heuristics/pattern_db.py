@@ -541,12 +541,23 @@ def available_memory() -> int | None:
     return None
 
 
-def build(name: str, height: int, width: int, goal: Goal = "standard", *, progress: bool = True) -> Path:
+def build(name: str, height: int, width: int, goal: Goal = "standard", *, progress: bool = True,
+          wait: bool = False) -> Path:
     """Build partition ``name`` for ``height x width`` and ``goal`` and save it; return its path.
 
     Refuses (``NPuzzleError``) to start when the build needs more memory than is available, and
     (``TableStoreError``) when the store cannot be written. A compressed table (``drops_for``) is
-    made from its partition's table, read from the store if it is there, else built in memory."""
+    made from its partition's table, read from the store if it is there, else built in memory.
+    One process builds a table at a time: ``OutputBusyError`` (naming the other's pid) if another
+    is building it, or with ``wait`` the table that one leaves (built here if it left none)."""
+    key = table_key(name, height, width, goal)
+    with store.building(key, wait=wait):
+        if wait and store.has_table(key) and is_sound(name, height, width, goal):
+            return store.table_path(key)
+        return _build(name, height, width, goal, progress)
+
+
+def _build(name: str, height: int, width: int, goal: Goal, progress: bool) -> Path:
     if split_name(name)[1] is not None:
         return _build_compressed(name, height, width, goal, progress)
     check_memory(name, height, width, goal)

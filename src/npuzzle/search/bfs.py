@@ -244,11 +244,12 @@ def _full_search(
         saved = None
     if saved is not None:
         return saved.data, list(saved.meta["distribution"])
-    if save:
-        # say now, not after the search, if the store cannot be written or has not the room
-        store.writable_path(key, (space(height, width, blank).states + 3) // 4)
-    table, counts = run_bfs(space(height, width, blank), progress)
-    if save:
+    if not save:
+        return run_bfs(space(height, width, blank), progress)
+    # say now, not after the search, if the store cannot be written or has not the room
+    store.writable_path(key, (space(height, width, blank).states + 3) // 4)
+    with store.building(key):  # one builder at a time: another is named by its pid
+        table, counts = run_bfs(space(height, width, blank), progress)
         save_distance_table(height, width, blank, table, counts)
     return table, counts
 

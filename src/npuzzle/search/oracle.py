@@ -160,7 +160,7 @@ class Oracle:
         h, w = self.height, self.width
         small = SMALL_TABLES.get((h, w))
         if small is not None and not pattern_db.usable(h, w, self.target):
-            pattern_db.build(small, h, w, self.target)  # once: kept in the table store
+            pattern_db.build(small, h, w, self.target, wait=True)  # once: kept in the store
         self.probe = Probe(h, w, self.target, "auto", self.limit)
         self.method, self.heuristic = "idastar", self.probe.heuristic.name
         self.spec, self.search_frame, self.search_target = self.probe.heuristic, self.probe.frame, self.probe.target

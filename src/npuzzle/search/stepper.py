@@ -23,6 +23,7 @@ import numpy as np
 from ..board import Board, Goal, check_goal, check_shape
 from ..errors import InvalidBoardError, InvalidOptionError, InvalidTypeError, quote_input
 from ..geometry import DOWN, LEFT, MAX_MD_TABLE_CELLS, RIGHT, UP, geometry
+from ..instances import check_walk
 
 #: The actions, numbered 0..3: the letters of ``board.Direction`` (``a ^ 1`` undoes ``a``).
 ACTIONS = "UDLR"
@@ -30,6 +31,13 @@ ACTIONS = "UDLR"
 _BLANK_STEP = (DOWN, UP, RIGHT, LEFT)
 #: The most cells of a board the stepper moves (its Manhattan table has cells x cells entries).
 MAX_CELLS = MAX_MD_TABLE_CELLS
+#: The most tiles the boards of one ``Boards`` hold (count x cells; a byte or two each).
+MAX_TILES = 1 << 28
+#: The most moves one ``scramble`` call makes in all (count x length; about 20 CPU seconds, and a
+#: kernel call cannot be interrupted; a data set's chunk of walks of ``MAX_WALK`` moves fits).
+MAX_SCRAMBLE_MOVES = 1 << 31
+#: Seeds of walks are whole numbers from 0 to this.
+MAX_SEED = (1 << 64) - 1
 
 
 @functools.cache
@@ -62,6 +70,9 @@ class Boards:
         check_stepper_shape(height, width)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise InvalidOptionError(f"count={quote_input(count)}: give a number of boards, at least 1")
+        if count * height * width > MAX_TILES:
+            raise InvalidOptionError(f"count={quote_input(count)}: {height}x{width} boards hold at most "
+                                     f"{MAX_TILES // (height * width):,} at once")
         self.height, self.width, self.goal = height, width, check_goal(goal)
         g = geometry(height, width, goal)
         self._act = action_table(height, width)
@@ -90,7 +101,21 @@ class Boards:
 
     def set(self, indices: np.ndarray | Sequence[int], boards: Sequence[Board]) -> None:
         """Put ``boards[k]`` in place of board ``indices[k]``."""
-        for i, b in zip(np.asarray(indices).tolist(), boards, strict=True):
+        try:
+            where = np.asarray(indices)
+        except (ValueError, TypeError, OverflowError):  # ragged, numbers too large
+            where = np.asarray(None)
+        if where.ndim != 1 or not (where.size == 0 or np.issubdtype(where.dtype, np.integer)):
+            raise InvalidOptionError(f"indices: give a list of board numbers, not an array of shape {where.shape}")
+        if isinstance(boards, str | bytes) or not isinstance(boards, Sequence) or len(boards) != where.size:
+            raise InvalidOptionError(f"give one board per index ({where.size})")
+        if where.size and (int(where.min()) < 0 or int(where.max()) >= len(self)):
+            bad = int(where.min()) if int(where.min()) < 0 else int(where.max())
+            raise InvalidOptionError(f"board number {bad}: there are {len(self)} boards, numbered 0..{len(self) - 1}")
+        for b in boards:
+            if not isinstance(b, Board):
+                raise InvalidTypeError(f"{quote_input(b)}: give Boards")
+        for i, b in zip(where.tolist(), boards, strict=True):
             if b.shape != (self.height, self.width):
                 raise InvalidBoardError(f"a {b.height}x{b.width} board among {self.height}x{self.width} ones")
             self.tiles[i] = b.tiles
@@ -127,11 +152,20 @@ class Boards:
         each board (-1 if none); ``last`` continues walks (their last actions are not undone)."""
         from .._kernels.stepper import random_walk
 
-        seeds = np.asarray(seeds, dtype=np.uint64)
-        if seeds.shape != (len(self),):
-            raise InvalidOptionError(f"give one seed per board ({len(self)}), not {seeds.shape}")
-        prev = np.full(len(self), -1, np.int64) if last is None else np.array(last, dtype=np.int64)
-        random_walk(self.tiles, self.blanks, self.manhattan, seeds, int(length), self._act, self._mdt, prev)
+        check_walk(length, "length")
+        if length * len(self) > MAX_SCRAMBLE_MOVES:
+            raise InvalidOptionError(f"length={length:,} on {len(self):,} boards: at most {MAX_SCRAMBLE_MOVES:,} "
+                                     "moves in all at once (scramble in parts)")
+        seeds = _seeds(seeds, len(self))
+        if last is None:
+            prev = np.full(len(self), -1, np.int64)
+        else:
+            prev = np.asarray(last)
+            if prev.shape != (len(self),) or not np.issubdtype(prev.dtype, np.integer) or (
+                    prev.size and (int(prev.min()) < -1 or int(prev.max()) > 3)):
+                raise InvalidOptionError(f"last: give one action (0..3, or -1 for none) per board ({len(self)})")
+            prev = prev.astype(np.int64)
+        random_walk(self.tiles, self.blanks, self.manhattan, seeds, length, self._act, self._mdt, prev)
         return prev
 
     def solved(self) -> np.ndarray:
@@ -145,10 +179,28 @@ class Boards:
         return legal
 
     def _actions(self, actions: np.ndarray | Sequence[int] | Sequence[Sequence[int]], ndim: int) -> np.ndarray:
-        a = np.asarray(actions)
+        try:
+            a = np.asarray(actions)
+        except (ValueError, TypeError, OverflowError):  # ragged rows, numbers too large
+            a = np.asarray(None)
         if a.ndim != ndim or a.shape[0] != len(self) or not np.issubdtype(a.dtype, np.integer):
             raise InvalidOptionError(f"give {'one action' if ndim == 1 else 'a row of actions'} per board "
                                      f"({len(self)}) as whole numbers 0..3, not an array of shape {a.shape}")
         if a.size and (a.min() < 0 or a.max() > 3):
             raise InvalidOptionError("actions are 0..3 (U, D, L, R)")
         return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _seeds(seeds: np.ndarray | Sequence[int], count: int) -> np.ndarray:
+    """The walks' seeds as uint64, one per board, each a whole number from 0 to ``MAX_SEED``."""
+    given = np.asarray(seeds, dtype=object) if not isinstance(seeds, np.ndarray) else seeds
+    if given.shape != (count,):
+        raise InvalidOptionError(f"give one seed per board ({count}), not an array of shape {given.shape}")
+    if given.dtype != object and not np.issubdtype(given.dtype, np.integer):
+        raise InvalidOptionError(f"seeds are whole numbers from 0 to 2**64-1, not {given.dtype}")
+    for s in given.tolist() if given.dtype == object else ():
+        if not isinstance(s, int | np.integer) or isinstance(s, bool) or not 0 <= int(s) <= MAX_SEED:
+            raise InvalidOptionError(f"seed {quote_input(s)}: give whole numbers from 0 to 2**64-1")
+    if given.dtype != object and given.size and given.dtype.kind == "i" and int(given.min()) < 0:
+        raise InvalidOptionError(f"seed {int(given.min())}: give whole numbers from 0 to 2**64-1")
+    return np.ascontiguousarray(given.astype(np.uint64) if given.dtype == object else given, dtype=np.uint64)
