@@ -83,7 +83,11 @@ def node_bytes(arena: tuple[np.ndarray, ...], fields: Sequence[str], capacity: i
 
 
 def largest_capacity(per_node: int, budget: int) -> int:
-    """The most nodes of ``per_node`` bytes that fit in ``budget`` bytes (int32 indices)."""
+    """The most nodes of ``per_node`` bytes that fit in ``budget`` bytes (int32 indices).
+
+    >>> largest_capacity(97, 1 << 20), largest_capacity(97, 1 << 40) == MAX_CAPACITY
+    (10810, True)
+    """
     return max(0, min(budget // per_node, MAX_CAPACITY))
 
 
