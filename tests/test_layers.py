@@ -146,10 +146,6 @@ KERNEL_EXEMPT: dict[tuple[str, str], tuple[int, int, str]] = {
     ("focal", "focal_slice"): (151, KERNEL_PARAMETERS, "A*'s slice loop with FOCAL's heaps (one function for "
                                "focal search and DPS, docs/benchmarks.md 'Bounded-suboptimal searches', "
                                "bench/focal.py); " + _SPLIT_COSTS),
-    ("costs", "best_first"): (KERNEL_LINES, 23, "no measurement: its 23 arrays and scalars are to become named "
-                              "tuples, like A*'s (bench/costs.py measures it)"),
-    ("costs", "ida_slice"): (KERNEL_LINES, 21, "no measurement: its 21 arrays and scalars are to become named "
-                             "tuples, like IDA*'s (bench/costs.py measures it)"),
     ("pdb", "level_compact"): (KERNEL_LINES, 15, "no measurement: the compact build's arrays are to become a "
                                "named tuple (bench/pdb_build.py measures it)"),
     ("realtime", "repeat_steps"): (KERNEL_LINES, 14, "no measurement: the zone's scalars are to become a named "

@@ -84,6 +84,7 @@ def verify_moves(board: Board, moves: str | Sequence[Move], goal: Goal = "standa
     check_goal(goal)
     check_move_count(moves, MAX_MOVES)
     given = _moves(moves, board)
+    check_move_count(given, MAX_MOVES)
     replay, illegal, reason = Replay(board), None, ""  # in place: time linear in moves plus cells
     for i, m in enumerate(given):
         try:

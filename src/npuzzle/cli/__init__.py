@@ -29,7 +29,9 @@ import argparse
 import errno
 import functools
 import importlib
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
@@ -90,7 +92,31 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``npuzzle`` command: its exit status. Ctrl-C at any moment ends it with one line and
+    status 130, also where the interrupt surfaces as another error (an extension module whose
+    import it broke raises ``ImportError``, not ``KeyboardInterrupt``)."""
     given = sys.argv[1:] if argv is None else list(argv)
+    seen: list[int] = []
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        seen.append(signum)
+        raise KeyboardInterrupt
+
+    watching = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_interrupt) if watching else None
+    try:
+        return _main(given, argv)
+    except Exception:
+        if not seen:
+            raise
+        print(interrupted_text(given[0] if given and given[0] in _COMMANDS else None), file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        if watching:
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+
+
+def _main(given: list[str], argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser(given[0] if given else None)
         if not given:
