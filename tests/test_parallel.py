@@ -31,6 +31,17 @@ from npuzzle.search.split import MAX_DEPTH, Job, Pool, frontier, split_idastar, 
 SHAPES = [(2, 3), (3, 2), (2, 4), (3, 3), (4, 3), (3, 5)]
 
 
+def _stop_groups(procs: list[subprocess.Popen]) -> None:
+    """Each process group ended: SIGTERM, then SIGKILL to any still there 20 s later."""
+    for p in procs:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+
 @pytest.fixture(scope="module")
 def pool():
     with Pool(2) as p:
@@ -186,14 +197,7 @@ def _cluster(here, table_store, workers: int = 2):
             pids = list(client.run(os.getpid).values())
         yield address, pids, procs
     finally:
-        for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
+        _stop_groups(procs)
 
 
 @pytest.fixture(scope="module")
@@ -440,11 +444,4 @@ def test_the_documented_dask_commands_keep_every_port_on_localhost(tmp_path):
         assert len(ports) >= 5, ports  # scheduler, its dashboard, nanny, worker, the worker's HTTP server
         assert all(ip == "127.0.0.1" for ip, _, _ in ports), ports
     finally:
-        for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
+        _stop_groups(procs)
